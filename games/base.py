@@ -1,0 +1,158 @@
+"""The Game / State contract that every game meets, and that the solver relies on.
+
+The split follows OpenSpiel: a `Game` holds the rules and their parameters (variants), a
+state is one node of the game tree.  States are small immutable values; the game, not the
+state, knows how to move between them.  The solver only ever calls the verbs below, so a
+new game plugs into search, verification, hints and catalogues by meeting this contract.
+
+Required verbs (all games are single-player and deterministic once the deal is known):
+
+    deal_from_seed(seed)        -> Deal            a documented, stable shuffle
+    parse_deal(text)            -> Deal            strict; raises DealError naming the problem
+    format_deal(deal)           -> str             the text parse_deal reads back
+    initial_state(deal)         -> State           forced set-up already applied
+    legal_moves(state)          -> list[Move]      empty exactly when the state is terminal
+    apply(state, move)          -> State           forced procedures applied
+    outcome(state)              -> Outcome | None  None while play goes on
+    key(state)                  -> hashable        canonical transposition key (see below)
+    format_move(state, move)    -> str             human notation
+    parse_move(state, text)     -> Move            strict; raises MoveError naming the problem
+    describe(state)             -> str             a compact one-position text
+
+`key(state)` must be equal for two states exactly when every continuation and every
+score from them are the same (rows kept as sets, not lists).  The value of a state
+(best reachable score) must be a function of its key alone; the solver memoises on it.
+
+Optional hooks the solver uses when a game offers them (a game that does not simply
+inherits the neutral defaults here):
+
+    score_upper_bound(state)    -> int   no line from the state scores more (sound bound)
+    order_moves(state, moves)   -> list  the order in which to try moves (wins early first)
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Any, Hashable, Sequence
+
+Deal = tuple
+State = Any
+Move = Any
+
+
+class UsurperError(Exception):
+    """A problem with the user's input; the CLI prints it on one line and exits 2."""
+
+
+class DealError(UsurperError):
+    """Malformed deal text: unknown card, duplicate, missing or extra card."""
+
+
+class MoveError(UsurperError):
+    """A move text that does not parse, or names a move that is not legal here."""
+
+
+class VariantError(UsurperError):
+    """An unknown variant, or a combination the rules do not allow."""
+
+
+WON = "won"
+LOST = "lost"
+LOST_UTTERLY = "lost utterly"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended: `result` is WON, LOST or LOST_UTTERLY, `reason` says why."""
+
+    result: str
+    reason: str
+    score: int
+    detail: str = ""
+
+    @property
+    def won(self) -> bool:
+        return self.result == WON
+
+
+class Game(ABC):
+    """Rules plus parameters.  Subclasses implement the verbs listed in the module docstring."""
+
+    name: str = ""
+    variant: str = "standard"
+    #: The highest score any line of any deal can reach; the solver stops early on it.
+    max_score: int = 0
+
+    @abstractmethod
+    def deal_from_seed(self, seed: int) -> Deal:
+        ...
+
+    @abstractmethod
+    def parse_deal(self, text: str) -> Deal:
+        ...
+
+    @abstractmethod
+    def format_deal(self, deal: Deal) -> str:
+        ...
+
+    @abstractmethod
+    def initial_state(self, deal: Deal) -> State:
+        ...
+
+    @abstractmethod
+    def legal_moves(self, state: State) -> list[Move]:
+        ...
+
+    @abstractmethod
+    def apply(self, state: State, move: Move) -> State:
+        ...
+
+    @abstractmethod
+    def outcome(self, state: State) -> Outcome | None:
+        ...
+
+    @abstractmethod
+    def key(self, state: State) -> Hashable:
+        ...
+
+    @abstractmethod
+    def format_move(self, state: State, move: Move) -> str:
+        ...
+
+    @abstractmethod
+    def parse_move(self, state: State, text: str) -> Move:
+        ...
+
+    @abstractmethod
+    def describe(self, state: State) -> str:
+        ...
+
+    # Optional hooks: neutral defaults, valid for every game.
+    def score_upper_bound(self, state: State) -> int:
+        return self.max_score
+
+    def order_moves(self, state: State, moves: Sequence[Move]) -> Sequence[Move]:
+        return moves
+
+    # Shared helpers built on the verbs.
+    def parse_line(self, state: State, text: str) -> list[Move]:
+        """Parse a ';'-separated line of moves, each checked against the position it is played in."""
+        moves = []
+        for number, part in enumerate(p.strip() for p in text.split(";")):
+            if not part:
+                continue
+            try:
+                move = self.parse_move(state, part)
+            except MoveError as exc:
+                raise MoveError(f"move {number + 1} ({part!r}): {exc}") from None
+            moves.append(move)
+            state = self.apply(state, move)
+        return moves
+
+    def format_line(self, state: State, moves: Sequence[Move]) -> str:
+        parts = []
+        for move in moves:
+            parts.append(self.format_move(state, move))
+            state = self.apply(state, move)
+        return "; ".join(parts)

@@ -1,0 +1,141 @@
+"""Card types shared by the games, and the one strict reader of deal texts they all use.
+
+The Decktet table is the one of the Adaman spec (`shared/rules/adaman.md` §1.2–1.3): the ID
+is only a canonical order, Ace = 1 and Crown = 10 (ruling R14), Pawns and Courts 10 (P1).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Iterable, Mapping, Sequence
+
+from games.base import DealError
+
+SUITS = ("Moons", "Suns", "Waves", "Leaves", "Wyrms", "Knots")
+
+
+@dataclass(frozen=True)
+class DecktetCard:
+    id: int
+    name: str
+    code: str
+    rank: int
+    suits: tuple[str, ...]
+    personality: bool
+
+    @property
+    def index(self) -> int:
+        """Bit position of the card in row masks."""
+        return self.id - 1
+
+
+def _card(id_, name, code, rank, suits, personality=False):
+    return DecktetCard(id_, name, code, rank, tuple(suits.split()), personality)
+
+
+# Codes: two letters of the suit after "A" for Aces, otherwise a short unique stem of the name.
+DECKTET = (
+    _card(1, "Ace of Moons", "AMo", 1, "Moons"),
+    _card(2, "Ace of Suns", "ASu", 1, "Suns"),
+    _card(3, "Ace of Waves", "AWa", 1, "Waves"),
+    _card(4, "Ace of Leaves", "ALe", 1, "Leaves"),
+    _card(5, "Ace of Wyrms", "AWy", 1, "Wyrms"),
+    _card(6, "Ace of Knots", "AKn", 1, "Knots"),
+    _card(7, "Author", "Aut", 2, "Moons Knots", True),
+    _card(8, "Desert", "Des", 2, "Suns Wyrms"),
+    _card(9, "Origin", "Ori", 2, "Waves Leaves"),
+    _card(10, "Journey", "Jou", 3, "Moons Waves"),
+    _card(11, "Painter", "Pai", 3, "Suns Knots", True),
+    _card(12, "Savage", "Sav", 3, "Leaves Wyrms", True),
+    _card(13, "Mountain", "Mou", 4, "Moons Suns"),
+    _card(14, "Sailor", "Sai", 4, "Waves Leaves", True),
+    _card(15, "Battle", "Bat", 4, "Wyrms Knots"),
+    _card(16, "Forest", "For", 5, "Moons Leaves"),
+    _card(17, "Discovery", "Dis", 5, "Suns Waves"),
+    _card(18, "Soldier", "Sol", 5, "Wyrms Knots", True),
+    _card(19, "Lunatic", "Lun", 6, "Moons Waves", True),
+    _card(20, "Penitent", "Pen", 6, "Suns Wyrms", True),
+    _card(21, "Market", "Mar", 6, "Leaves Knots"),
+    _card(22, "Chance Meeting", "Cha", 7, "Moons Leaves"),
+    _card(23, "Castle", "Cas", 7, "Suns Knots"),
+    _card(24, "Cave", "Cav", 7, "Waves Wyrms"),
+    _card(25, "Diplomat", "Dip", 8, "Moons Suns", True),
+    _card(26, "Mill", "Mil", 8, "Waves Leaves"),
+    _card(27, "Betrayal", "Bet", 8, "Wyrms Knots"),
+    _card(28, "Pact", "Pac", 9, "Moons Suns"),
+    _card(29, "Darkness", "Dar", 9, "Waves Wyrms"),
+    _card(30, "Merchant", "Mer", 9, "Leaves Knots", True),
+    _card(31, "Huntress", "Hun", 10, "Moons", True),
+    _card(32, "Bard", "Bar", 10, "Suns", True),
+    _card(33, "Sea", "Sea", 10, "Waves"),
+    _card(34, "End", "End", 10, "Leaves"),
+    _card(35, "Calamity", "Cal", 10, "Wyrms"),
+    _card(36, "Windfall", "Wfa", 10, "Knots"),
+    _card(37, "Harvest", "Har", 10, "Moons Suns Leaves"),
+    _card(38, "Watchman", "Wat", 10, "Moons Wyrms Knots", True),
+    _card(39, "Light Keeper", "Lig", 10, "Suns Waves Knots", True),
+    _card(40, "Borderland", "Bor", 10, "Waves Leaves Wyrms"),
+    _card(41, "Consul", "Con", 10, "Moons Waves Knots", True),
+    _card(42, "Rite", "Rit", 10, "Moons Leaves Wyrms"),
+    _card(43, "Island", "Isl", 10, "Suns Waves Wyrms"),
+    _card(44, "Window", "Wdw", 10, "Suns Leaves Knots"),
+    _card(45, "Excuse", "Exc", 0, ""),
+)
+BASIC_DECK = DECKTET[:36]
+PAWNS_AND_COURTS = DECKTET[36:44]
+EXCUSE = DECKTET[44]
+CROWNS = {"Huntress", "Bard", "Sea", "End", "Calamity", "Windfall"}
+
+
+def decktet_lookup() -> dict[str, DecktetCard]:
+    """Every accepted spelling of a Decktet card, lower-cased: name, code, and 'X (Crown)'."""
+    table = {}
+    for card in DECKTET:
+        table[card.name.lower()] = card
+        table[card.code.lower()] = card
+        if card.name in CROWNS:
+            table[f"{card.name} (crown)".lower()] = card
+    return table
+
+
+def shuffled(cards: Sequence, seed: int) -> tuple:
+    """The seeded deal every game uses: the canonical order shuffled by random.Random(seed)."""
+    deck = list(cards)
+    random.Random(seed).shuffle(deck)
+    return tuple(deck)
+
+
+def parse_card_list(text: str, lookup: Mapping[str, object], expected: Iterable, separator: str = ",") -> tuple:
+    """Read a deck order, top first, and check it is exactly the expected cards.
+
+    Raises DealError naming the first problem: an unknown card, a duplicate, then missing or
+    extra cards against `expected` (the deck in use for the chosen variant).
+    """
+    names = [part.strip() for part in text.split(separator)] if separator else text.split()
+    names = [name for name in names if name]
+    if not names:
+        raise DealError("the deal is empty")
+    expected = list(expected)
+    allowed = set(expected)
+    deck, seen = [], set()
+    for position, name in enumerate(names, 1):
+        card = lookup.get(name.lower())
+        if card is None:
+            raise DealError(f"unknown card {name!r} at position {position}")
+        if card in seen:
+            raise DealError(f"duplicate card {name!r} at position {position}")
+        if card not in allowed:
+            raise DealError(f"card {name!r} at position {position} is not in the deck for this variant")
+        seen.add(card)
+        deck.append(card)
+    missing = [card for card in expected if card not in seen]
+    if missing:
+        shown = ", ".join(_card_name(card) for card in missing[:5])
+        more = f" and {len(missing) - 5} more" if len(missing) > 5 else ""
+        raise DealError(f"{len(missing)} card(s) missing: {shown}{more}")
+    return tuple(deck)
+
+
+def _card_name(card) -> str:
+    return getattr(card, "name", str(card))

@@ -1,0 +1,247 @@
+"""Depth-first search over a deal's full game tree, with a transposition table and budgets.
+
+The search knows no game's rules: it walks states through the contract of `games.base`
+(legal_moves / apply / outcome / key) and uses a game's optional hooks where offered.
+
+Two questions, two modes:
+- `optimal`: the best score reachable (a win always outscores a loss in every game here),
+  with one line of play reaching it.  The table maps a state's key to an exact value, or,
+  with bounds on, to a bound that is only trusted when it decides the comparison.
+- `winnable`: stops at the first win; the table records states proved to have no win.
+
+Outcomes are explicit, as in Solvitaire and Freecell Solver: WON and LOST only from a
+search that finished; a search whose time, state or table budget ran out says UNDECIDED
+(with the best line it had found, never presented as optimal).  `engine="plain"` is the
+baseline of issue 2 (no bounds); `engine="pruned"` adds the game's score_upper_bound hook
+as branch and bound.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from games.base import Game
+
+WON, LOST, UNDECIDED = "WON", "LOST", "UNDECIDED"
+ENGINES = ("plain", "pruned")
+BUDGET_CHECK_EVERY = 4096
+
+
+@dataclass(frozen=True)
+class Budget:
+    """Limits of one search; None means unlimited.  max_table caps the table's entries (memory)."""
+
+    time_limit: float | None = None
+    max_states: int | None = None
+    max_table: int | None = 20_000_000
+
+
+@dataclass
+class Stats:
+    states: int = 0        # nodes expanded (table misses)
+    table_hits: int = 0
+    unique: int = 0        # entries in the transposition table at the end
+    max_depth: int = 0
+    seconds: float = 0.0
+
+
+@dataclass
+class SolveResult:
+    """What a search established.  `score` is the proven optimum, None when not proven;
+    `line` reaches `line_score` (the best found), and is the optimal line when score is set."""
+
+    verdict: str
+    score: int | None
+    line: list[Any]
+    line_score: int | None
+    mode: str
+    engine: str
+    stats: Stats = field(default_factory=Stats)
+    exhausted: str = ""    # which budget ran out, for UNDECIDED
+
+
+class BudgetExceeded(Exception):
+    pass
+
+
+def solve(game: Game, state: Any, mode: str = "optimal", engine: str = "pruned",
+          budget: Budget = Budget()) -> SolveResult:
+    """Decide `state` of `game`: is a win reachable, and (mode 'optimal') the best score."""
+    if getattr(game, "players", 1) != 1 or not getattr(game, "deterministic", True):
+        raise ValueError(f"{game.name}: the solver handles single-player deterministic games only")
+    if mode not in ("optimal", "winnable") or engine not in ENGINES:
+        raise ValueError(f"unknown mode {mode!r} or engine {engine!r}")
+    search = _Search(game, engine, budget)
+    old_limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old_limit, 20_000))
+    try:
+        if mode == "optimal":
+            return search.run_optimal(state)
+        return search.run_winnable(state)
+    finally:
+        sys.setrecursionlimit(old_limit)
+
+
+class _Search:
+    def __init__(self, game: Game, engine: str, budget: Budget):
+        self.game = game
+        self.engine = engine
+        self.budget = budget
+        self.table: dict = {}
+        self.stats = Stats()
+        self.started = time.perf_counter()
+        self.next_check = BUDGET_CHECK_EVERY
+        self.path: list = []
+        self.best_score: int | None = None
+        self.best_line: list = []
+        self.bounded = engine == "pruned"
+
+    # ----- optimal score ------------------------------------------------------------------
+    def run_optimal(self, root) -> SolveResult:
+        self.root = root
+        try:
+            value = self.value(root, -1, 0)
+        except BudgetExceeded as exc:
+            return self._undecided("optimal", str(exc))
+        line = self.optimal_line(root, value)
+        return self._result(WON if self._line_wins(root, line) else LOST, value, line, value, "optimal")
+
+    def value(self, state, floor: int, depth: int) -> int:
+        """The best score reachable from `state`, exact when it is above `floor`.
+
+        When every line from `state` scores at most `floor`, any value <= floor may be
+        returned (fail-low).  Table entries are (value, exact): an inexact entry is an
+        upper bound, trusted only while it stays at or below the caller's floor.
+        """
+        game = self.game
+        key = game.key(state)
+        entry = self.table.get(key)
+        if entry is not None:
+            known, exact = entry
+            if exact or known <= floor:
+                self.stats.table_hits += 1
+                return known
+        self._count(depth)
+        outcome = game.outcome(state)
+        if outcome is not None:
+            self._note_terminal(outcome.score)
+            self._store(key, outcome.score, True)
+            return outcome.score
+        ceiling = game.score_upper_bound(state) if self.bounded else game.max_score
+        if ceiling <= floor:
+            self._store(key, ceiling, False)
+            return ceiling
+        best = -1
+        moves = game.order_moves(state, game.legal_moves(state)) if self.bounded else game.legal_moves(state)
+        for move in moves:
+            self.path.append(move)
+            child = self.value(game.apply(state, move), max(floor, best), depth + 1)
+            self.path.pop()
+            if child > best:
+                best = child
+                if best >= ceiling:
+                    break
+        # Without bounds nothing fails low, so every value is exact.
+        self._store(key, best, best > floor or not self.bounded)
+        return best
+
+    def optimal_line(self, state, value: int) -> list:
+        """Follow moves whose child keeps `value`; the table makes this a walk, not a search."""
+        game, line = self.game, []
+        while game.outcome(state) is None:
+            for move in game.legal_moves(state):
+                child = game.apply(state, move)
+                if self.value(child, value - 1, len(line) + 1) == value:
+                    line.append(move)
+                    state = child
+                    break
+            else:  # unreachable when value() is correct; fail loudly rather than print a wrong line
+                raise AssertionError("no move keeps the optimal value")
+        return line
+
+    # ----- winnability ----------------------------------------------------------------------
+    def run_winnable(self, root) -> SolveResult:
+        self.root = root
+        try:
+            won = self.find_win(root, 0)
+        except BudgetExceeded as exc:
+            return self._undecided("winnable", str(exc))
+        if won:
+            line = list(self.path)
+            return self._result(WON, None, line, self._line_score(root, line), "winnable")
+        return self._result(LOST, None, self.best_line, self.best_score, "winnable")
+
+    def find_win(self, state, depth: int) -> bool:
+        """True when a win is reachable; `self.path` then holds the moves to it."""
+        game = self.game
+        key = game.key(state)
+        if key in self.table:
+            self.stats.table_hits += 1
+            return False
+        self._count(depth)
+        outcome = game.outcome(state)
+        if outcome is not None:
+            self._note_terminal(outcome.score)
+            if outcome.won:
+                return True
+        else:
+            moves = game.order_moves(state, game.legal_moves(state)) if self.bounded else game.legal_moves(state)
+            for move in moves:
+                self.path.append(move)
+                if self.find_win(game.apply(state, move), depth + 1):
+                    return True
+                self.path.pop()
+        self._store(key, None, True)
+        return False
+
+    # ----- bookkeeping --------------------------------------------------------------------
+    def _count(self, depth: int) -> None:
+        stats, budget = self.stats, self.budget
+        stats.states += 1
+        if depth > stats.max_depth:
+            stats.max_depth = depth
+        if budget.max_states is not None and stats.states > budget.max_states:
+            raise BudgetExceeded(f"state budget of {budget.max_states} states")
+        if stats.states >= self.next_check:
+            self.next_check += BUDGET_CHECK_EVERY
+            if budget.time_limit is not None and time.perf_counter() - self.started > budget.time_limit:
+                raise BudgetExceeded(f"time limit of {budget.time_limit:g} s")
+
+    def _store(self, key, value, exact: bool) -> None:
+        limit = self.budget.max_table
+        if limit is not None and len(self.table) >= limit and key not in self.table:
+            raise BudgetExceeded(f"transposition table cap of {limit} entries")
+        self.table[key] = (value, exact)
+
+    def _note_terminal(self, score: int) -> None:
+        if self.best_score is None or score > self.best_score:
+            self.best_score = score
+            self.best_line = list(self.path)
+
+    def _line_end(self, root, line):
+        state = root
+        for move in line:
+            state = self.game.apply(state, move)
+        return self.game.outcome(state)
+
+    def _line_wins(self, root, line) -> bool:
+        return self._line_end(root, line).won
+
+    def _line_score(self, root, line) -> int:
+        return self._line_end(root, line).score
+
+    def _result(self, verdict, score, line, line_score, mode) -> SolveResult:
+        self.stats.unique = len(self.table)
+        self.stats.seconds = time.perf_counter() - self.started
+        return SolveResult(verdict, score, line, line_score, mode, self.engine, self.stats)
+
+    def _undecided(self, mode: str, why: str) -> SolveResult:
+        """Budget ran out: no verdict, but a win already found is still a proven win."""
+        line, score = self.best_line, self.best_score
+        won = score is not None and self._line_wins(self.root, line)
+        result = self._result(WON if won else UNDECIDED, None, line, score, mode)
+        result.exhausted = why
+        return result
