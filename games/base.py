@@ -150,6 +150,11 @@ class Game(ABC):
             state = self.apply(state, move)
         return moves
 
+    def apply_line(self, state: State, moves: Sequence[Move]) -> State:
+        for move in moves:
+            state = self.apply(state, move)
+        return state
+
     def format_line(self, state: State, moves: Sequence[Move]) -> str:
         parts = []
         for move in moves:

@@ -1,0 +1,204 @@
+"""The `usurper` command: thin click wrappers that parse, call the library, and print.
+
+Every user error (bad deal text, unknown card or variant, illegal move, bad option) ends
+with one line `usurper: error: ...` and exit code 2; no traceback reaches the user.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from games import GAMES, make_game
+from games.base import Game, UsurperError
+from solver.search import ENGINES, Budget, SolveResult, solve
+from solver.verify import check_claim, replay_text
+
+EXIT_USER_ERROR = 2
+
+
+def main() -> None:
+    """Console entry point: run the click group, folding every user error into one line."""
+    try:
+        usurper.main(standalone_mode=False)
+    except click.exceptions.Exit as exc:
+        sys.exit(exc.exit_code)
+    except (click.ClickException, UsurperError) as exc:
+        message = exc.format_message() if isinstance(exc, click.ClickException) else str(exc)
+        click.echo(f"usurper: error: {message}", err=True)
+        sys.exit(EXIT_USER_ERROR)
+    except (click.Abort, KeyboardInterrupt):
+        click.echo("usurper: interrupted", err=True)
+        sys.exit(130)
+
+
+@click.group()
+def usurper() -> None:
+    """Usurper: exhaustive solver for throne-themed solitaire card games."""
+
+
+def deal_options(func):
+    """The options that pick a game's deal: a seed or a typed deck order, plus variants."""
+    func = click.option("--variant", "variants", multiple=True,
+                        help="Variant switch, repeatable or comma separated (e.g. excuse, pawns_courts=all).")(func)
+    func = click.option("--deal", "deal_text", help="The deck order, top first, comma separated card names.")(func)
+    func = click.option("--seed", type=click.IntRange(min=0), help="Deal number (see README: seeded shuffle).")(func)
+    func = click.argument("game", type=click.Choice(sorted(GAMES), case_sensitive=False))(func)
+    return func
+
+
+def search_options(func):
+    func = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")(func)
+    func = click.option("--engine", type=click.Choice(ENGINES), default="pruned", show_default=True,
+                        help="'plain' is the baseline DFS + transposition table.")(func)
+    func = click.option("--max-table", type=click.IntRange(min=1), default=20_000_000, show_default=True,
+                        help="Transposition table entries at most (the memory cap).")(func)
+    func = click.option("--max-states", type=click.IntRange(min=1), help="Stop after this many states.")(func)
+    func = click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=60.0,
+                        show_default=True, help="Seconds before the search gives up (UNDECIDED).")(func)
+    return func
+
+
+@usurper.command()
+@deal_options
+def deal(game, seed, deal_text, variants):
+    """Print the deal of a seed as deal text (top of the deck first)."""
+    rules, cards = load_deal(game, seed, deal_text, variants)
+    click.echo(rules.format_deal(cards))
+
+
+@usurper.command("solve")
+@deal_options
+@search_options
+@click.option("--winnable-only", is_flag=True, help="Stop at the first win; no optimal score.")
+def solve_command(game, seed, deal_text, variants, time_limit, max_states, max_table, engine, as_json, winnable_only):
+    """Is the deal winnable, what is the optimal score, and one line of play reaching it."""
+    rules, cards = load_deal(game, seed, deal_text, variants)
+    state = rules.initial_state(cards)
+    budget = Budget(time_limit=time_limit, max_states=max_states, max_table=max_table)
+    result = solve(rules, state, "winnable" if winnable_only else "optimal", engine, budget)
+    verify_result(rules, state, result)
+    report = result_report(rules, cards, state, result, seed)
+    click.echo(json.dumps(report, indent=2) if as_json else format_report(report))
+
+
+@usurper.command()
+@deal_options
+@search_options
+@click.option("--moves", default="", help="Moves already played, separated by ';'.")
+def hint(game, seed, deal_text, variants, time_limit, max_states, max_table, engine, as_json, moves):
+    """The best next move from the position after --moves, and the score it still secures."""
+    rules, cards = load_deal(game, seed, deal_text, variants)
+    state = rules.initial_state(cards)
+    state = rules.apply_line(state, rules.parse_line(state, moves)) if moves.strip() else state
+    if rules.outcome(state) is not None:
+        raise UsurperError(f"the game is over ({rules.outcome(state).result}); there is no next move")
+    budget = Budget(time_limit=time_limit, max_states=max_states, max_table=max_table)
+    result = solve(rules, state, "optimal", engine, budget)
+    verify_result(rules, state, result)
+    best = result.line[0] if result.line else rules.legal_moves(state)[0]
+    report = {
+        "game": rules.name, "variant": rules.variant, "position": rules.describe(state),
+        "move": rules.format_move(state, best),
+        "secures": result.score, "verdict": result.verdict,
+        "proven": result.score is not None, "best_found": result.line_score,
+        "exhausted": result.exhausted,
+    }
+    if as_json:
+        click.echo(json.dumps(report, indent=2))
+        return
+    click.echo(f"Position: {report['position']}")
+    click.echo(f"Hint: {report['move']}")
+    if report["proven"]:
+        click.echo(f"It keeps the optimal score {result.score} reachable ({result.verdict.lower()} with best play).")
+    else:
+        click.echo(f"Not proven ({result.exhausted} ran out): best line found scores {result.line_score}.")
+
+
+@usurper.command()
+@deal_options
+@click.option("--moves", required=True, help="The line to check, moves separated by ';'.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+def verify(game, seed, deal_text, variants, moves, as_json):
+    """Replay a line through the rules: the first illegal move, or the end and score reached."""
+    rules, cards = load_deal(game, seed, deal_text, variants)
+    played = replay_text(rules, rules.initial_state(cards), moves)
+    outcome = played.outcome
+    report = {
+        "legal": played.ok, "moves_played": played.played, "error": played.error,
+        "finished": outcome is not None,
+        "result": outcome.result if outcome else None, "score": outcome.score if outcome else None,
+        "position": rules.describe(played.state),
+    }
+    if as_json:
+        click.echo(json.dumps(report, indent=2))
+    elif not played.ok:
+        click.echo(f"Illegal: {played.error} (after {played.played} legal moves)")
+    elif outcome is None:
+        click.echo(f"Legal, {played.played} moves; the game goes on. {report['position']}")
+    else:
+        click.echo(f"Legal, {played.played} moves: {outcome.result.upper()} ({outcome.reason}), score {outcome.score}")
+    if not played.ok:
+        sys.exit(1)
+
+
+def load_deal(game: str, seed, deal_text, variants) -> tuple[Game, tuple]:
+    rules = make_game(game, variants)
+    if (seed is None) == (deal_text is None):
+        raise UsurperError("give exactly one of --seed N or --deal TEXT")
+    return rules, (rules.deal_from_seed(seed) if deal_text is None else rules.parse_deal(deal_text))
+
+
+def verify_result(rules: Game, state, result: SolveResult) -> None:
+    """Replay the line before anything is printed; a mismatch is a solver bug, never output."""
+    if result.line_score is not None:
+        check_claim(rules, state, result.line, result.verdict == "WON", result.line_score)
+
+
+def result_report(rules: Game, cards: tuple, state, result: SolveResult, seed) -> dict:
+    end = rules.apply_line(state, result.line) if result.line_score is not None else None
+    outcome = rules.outcome(end) if end is not None else None
+    return {
+        "game": rules.name, "variant": rules.variant,
+        "seed": seed, "deal": rules.format_deal(cards),
+        "verdict": result.verdict, "mode": result.mode, "engine": result.engine,
+        "optimal_score": result.score, "line_score": result.line_score,
+        "line_end": f"{outcome.result}: {outcome.reason}" + (f" ({outcome.detail})" if outcome.detail else "")
+        if outcome else None,
+        "line": [text for text in rules.format_line(state, result.line).split("; ") if text],
+        "line_verified": result.line_score is not None,
+        "exhausted": result.exhausted,
+        "stats": {
+            "states": result.stats.states, "unique": result.stats.unique, "table_hits": result.stats.table_hits,
+            "max_depth": result.stats.max_depth, "seconds": round(result.stats.seconds, 4),
+        },
+    }
+
+
+def format_report(report: dict) -> str:
+    source = f"seed {report['seed']}" if report["seed"] is not None else "typed deal"
+    lines = [f"{report['game']} ({report['variant']}), {source}"]
+    verdict = report["verdict"]
+    if report["optimal_score"] is not None:
+        lines.append(f"Verdict: {verdict}, optimal score {report['optimal_score']}")
+    elif verdict == "UNDECIDED":
+        lines.append(f"Verdict: UNDECIDED: the {report['exhausted']} ran out before the search finished")
+    elif report["mode"] == "winnable":
+        lines.append(f"Verdict: {verdict} (winnable-only search: optimal score not computed)")
+    else:
+        lines.append(f"Verdict: {verdict}, optimal score not proven ({report['exhausted']} ran out)")
+    if report["line_verified"]:
+        label = "Optimal line" if report["optimal_score"] is not None else "Best line found"
+        lines.append(f"{label}, {len(report['line'])} moves, verified by replay; ends {report['line_end']}, "
+                     f"score {report['line_score']}:")
+        lines += [f"  {number:2d}. {text}" for number, text in enumerate(report["line"], 1)]
+    stats = report["stats"]
+    lines.append(f"Search ({report['engine']}): {stats['states']:,} states, {stats['unique']:,} in table, "
+                 f"{stats['table_hits']:,} table hits, depth {stats['max_depth']}, {stats['seconds']:.3f} s")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    main()
