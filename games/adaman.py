@@ -28,7 +28,7 @@ from games.base import (
     Outcome,
     VariantError,
 )
-from games.decks import BASIC_DECK, DECKTET, EXCUSE, PAWNS_AND_COURTS, decktet_lookup, parse_card_list, shuffled
+from games.decks import BASIC_DECK, DECKTET, EXCUSE, SUITS, PAWNS_AND_COURTS, decktet_lookup, parse_card_list, shuffled
 
 PLAYING, FINISHED_WON, FINISHED_UTTER = 0, 1, 2
 PALACE_LIMIT = 5  # a sixth personality in the Palace loses utterly (R9); unchanged by variants
@@ -57,6 +57,24 @@ def rank_sum(mask: int) -> int:
     return total
 
 
+def _byte_tables() -> tuple[tuple[int, ...], ...]:
+    def byte_sum(byte: int, k: int) -> int:
+        return sum(RANK[8 * k + bit] for bit in range(8) if byte >> bit & 1 and 8 * k + bit < len(RANK))
+
+    return tuple(tuple(byte_sum(byte, k) for byte in range(256)) for k in range((len(DECKTET) + 7) // 8))
+
+
+def total_rank(mask: int) -> int:
+    """Total rank of any mask, a byte at a time (for the large masks of the bounds)."""
+    total, tables = 0, BYTE_RANKS
+    k = 0
+    while mask:
+        total += tables[k][mask & 255]
+        mask >>= 8
+        k += 1
+    return total
+
+
 def bits(mask: int):
     """The card indices in a mask, lowest first (so rows list in ID order)."""
     while mask:
@@ -65,12 +83,16 @@ def bits(mask: int):
         mask ^= low
 
 
+BYTE_RANKS = _byte_tables()
+SUIT_BITS = tuple(sum(1 << SUITS.index(suit) for suit in card.suits) for card in DECKTET)
+
+
 class DealTables(NamedTuple):
     """The deck of one deal with what the engine derives from it once."""
 
     cards: tuple[int, ...]          # card indices, top first
     dealt_mask: tuple[int, ...]     # dealt_mask[d]: the first d cards as a mask
-    personalities_after: tuple[int, ...]  # personalities_after[d]: personalities in cards[d:]
+    undealt_mask: tuple[int, ...]   # undealt_mask[d]: cards[d:] as a mask
 
 
 class AdamanState(NamedTuple):
@@ -105,6 +127,7 @@ class Adaman(Game):
         # A win leaves at most ROW_SIZE - 1 resources unspent: the winning move paid one.
         self.max_score = self.personality_total + sum(non_personality_ranks[: ROW_SIZE - 1])
         self.variant = self._variant_text()
+        self._prepare_bounds()
 
     # ----- variants -------------------------------------------------------------------
     @classmethod
@@ -162,10 +185,7 @@ class Adaman(Game):
         dealt_mask = [0]
         for index in cards:
             dealt_mask.append(dealt_mask[-1] | (1 << index))
-        after = [0] * (len(cards) + 1)
-        for position in range(len(cards) - 1, -1, -1):
-            after[position] = after[position + 1] + (PERSONALITY_BITS >> cards[position] & 1)
-        tables = DealTables(cards, tuple(dealt_mask), tuple(after))
+        tables = DealTables(cards, tuple(dealt_mask), tuple(dealt_mask[-1] & ~done for done in dealt_mask))
         return self._deal(tables, 0, 0, 0, 0)
 
     # ----- the rules ------------------------------------------------------------------
@@ -198,7 +218,7 @@ class Adaman(Game):
         resources = state.resources & ~payment  # spent for good (R13)
         if not PERSONALITY_BITS >> target & 1:
             resources |= bit  # a controlled non-personality joins Resources (R12)
-        elif not (capital | palace) & PERSONALITY_BITS and not state.deal.personalities_after[state.dealt]:
+        elif not (capital | palace) & PERSONALITY_BITS and not state.deal.undealt_mask[state.dealt] & PERSONALITY_BITS:
             # Win check before any dealing (R5): the score counts Resources as they are now.
             return state._replace(capital=capital, resources=resources, palace=palace, status=FINISHED_WON)
         return self._deal(state.deal, state.dealt, capital, resources, palace)
@@ -269,6 +289,104 @@ class Adaman(Game):
     def order_moves(self, state, moves):
         """Personalities first (they score and win), then the cheapest payments (least waste)."""
         return sorted(moves, key=lambda m: (not PERSONALITY_BITS >> m[0] & 1, rank_sum(m[1]) - RANK[m[0]]))
+
+    def score_upper_bound(self, state: AdamanState) -> int:
+        """No line from `state` scores more than this (branch and bound, issue 3).
+
+        Relaxation: cards still to be dealt are available at once.  A Capital card costs at
+        least its own rank, paid with cards sharing a suit with it, so gaining it adds
+        nothing to the rank total and nothing to a suit group holding all its suits.
+        A win needs each remaining personality paid by disjoint cards sharing a suit with
+        it (`_win_conceivable`, a Hall-type condition); it then leaves at most 4 resources,
+        and at most the rank of Resources and undealt cards less what the personalities
+        cost.  Without a win, a personality that no cards can cover stays uncontrolled,
+        and at least one personality does.
+        """
+        if state.status != PLAYING:
+            return self.outcome(state).score
+        remaining, owned, capital = self._relaxation(state)
+        need = total_rank(remaining)
+        slacks = self._hall_slacks(remaining, owned, capital)
+        if slacks is not None:
+            keepable = self._top_ranks(self._keepable(owned, capital, slacks), ROW_SIZE - 1)
+            return self.personality_total + min(keepable, total_rank(owned) - need)
+        available = owned | capital
+        coverable = sum(RANK[p] for p in bits(remaining) if total_rank(available & SHARES[p]) >= RANK[p])
+        if coverable == need:  # each could be paid alone, but not all together
+            coverable -= min(RANK[p] for p in bits(remaining))
+        return self.personality_total - need + coverable
+
+    def can_still_win(self, state: AdamanState) -> bool:
+        """False only when no line from `state` wins (the relaxation of score_upper_bound)."""
+        if state.status != PLAYING:
+            return state.status == FINISHED_WON
+        return self._hall_slacks(*self._relaxation(state)) is not None
+
+    def _relaxation(self, state: AdamanState) -> tuple[int, int, int]:
+        """Personalities still to control; resources owned or to be dealt; Capital cards to gain."""
+        undealt = state.deal.undealt_mask[state.dealt]
+        remaining = (state.capital | state.palace | undealt) & PERSONALITY_BITS
+        owned = state.resources | (undealt & ~PERSONALITY_BITS & ~EXCUSE_BIT)
+        capital = state.capital & ~PERSONALITY_BITS & ~EXCUSE_BIT
+        if (undealt | state.capital | state.resources) & EXCUSE_BIT:
+            return remaining, owned | capital, 0  # the Excuse may move a Capital card for free (§9.1)
+        return remaining, owned, capital
+
+    def _prepare_bounds(self) -> None:
+        """Suit groups T for the Hall conditions: the personalities whose suits lie inside T
+        need no more than the cards touching T can pay.  Only T that are unions of such
+        personalities' suits matter (a larger T adds supply, not demand)."""
+        in_use = sum(1 << card.index for card in self.cards)
+        personalities = [c.index for c in self.cards if c.personality]
+        groups = []
+        for suits in range(1, 1 << len(SUITS)):
+            inside = [p for p in personalities if SUIT_BITS[p] & ~suits == 0]
+            union = 0
+            for p in inside:
+                union |= SUIT_BITS[p]
+            if inside and union == suits:
+                touching = sum(1 << i for i in range(len(DECKTET)) if in_use >> i & 1 and SUIT_BITS[i] & suits)
+                within = sum(1 << i for i in range(len(DECKTET)) if in_use >> i & 1 and not SUIT_BITS[i] & ~suits)
+                groups.append((sum(1 << p for p in inside), touching, touching & ~within))
+        groups.sort(key=lambda group: group[0].bit_count())
+        self._hall_groups = tuple(groups)
+        self._owned_groups = tuple(tuple(g for g, (_, t, _) in enumerate(groups) if t >> i & 1) for i in range(len(DECKTET)))
+        self._capital_groups = tuple(
+            tuple(g for g, (_, _, s) in enumerate(groups) if s >> i & 1) for i in range(len(DECKTET))
+        )
+        self._by_rank = tuple(sorted((c.index for c in self.cards if not c.personality), key=lambda i: -RANK[i]))
+
+    def _hall_slacks(self, remaining: int, owned: int, capital: int) -> list[int] | None:
+        """Hall condition per suit group T: the personalities inside T cost no more than the
+        owned cards touching T plus the Capital cards touching T without lying inside it.
+        Returns each group's slack (supply less demand), or None when a group falls short."""
+        slacks = []
+        for demand, touching, straddling in self._hall_groups:
+            slack = total_rank(owned & touching) + total_rank(capital & straddling) - total_rank(remaining & demand)
+            if slack < 0:
+                return None
+            slacks.append(slack)
+        return slacks
+
+    def _keepable(self, owned: int, capital: int, slacks: list[int]) -> int:
+        """Cards that could be left unspent at a win: keeping card c withdraws its rank from
+        the supply of every group it counts in, so each such group needs slack >= rank(c)."""
+        keepable = 0
+        for card in bits(owned | capital):
+            groups = self._owned_groups[card] if owned >> card & 1 else self._capital_groups[card]
+            if all(slacks[g] >= RANK[card] for g in groups):
+                keepable |= 1 << card
+        return keepable
+
+    def _top_ranks(self, mask: int, count: int) -> int:
+        total = 0
+        for index in self._by_rank:
+            if mask >> index & 1:
+                total += RANK[index]
+                count -= 1
+                if not count:
+                    break
+        return total
 
     # ----- helpers ----------------------------------------------------------------------
     def _deal(self, tables: DealTables, dealt: int, capital: int, resources: int, palace: int) -> AdamanState:

@@ -101,9 +101,16 @@ class _Search:
 
     # ----- optimal score ------------------------------------------------------------------
     def run_optimal(self, root) -> SolveResult:
+        """With bounds on, a quick first win (if any) sets the floor the optimum must beat."""
         self.root = root
         try:
-            value = self.value(root, -1, 0)
+            floor = -1
+            if self.bounded and self.find_win(root, 0):
+                floor = self._line_score(root, self.path) - 1
+                self._note_terminal_line(floor + 1, self.path)
+                self.path = []
+                self.table.clear()
+            value = self.value(root, floor, 0)
         except BudgetExceeded as exc:
             return self._undecided("optimal", str(exc))
         line = self.optimal_line(root, value)
@@ -187,7 +194,7 @@ class _Search:
             self._note_terminal(outcome.score)
             if outcome.won:
                 return True
-        else:
+        elif not self.bounded or game.can_still_win(state):
             moves = game.order_moves(state, game.legal_moves(state)) if self.bounded else game.legal_moves(state)
             for move in moves:
                 self.path.append(move)
@@ -215,6 +222,10 @@ class _Search:
         if limit is not None and len(self.table) >= limit and key not in self.table:
             raise BudgetExceeded(f"transposition table cap of {limit} entries")
         self.table[key] = (value, exact)
+
+    def _note_terminal_line(self, score: int, line: list) -> None:
+        if self.best_score is None or score > self.best_score:
+            self.best_score, self.best_line = score, line
 
     def _note_terminal(self, score: int) -> None:
         if self.best_score is None or score > self.best_score:
