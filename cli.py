@@ -190,7 +190,8 @@ def format_report(report: dict) -> str:
     else:
         lines.append(f"Verdict: {verdict}, optimal score not proven ({report['exhausted']} ran out)")
     if report["line_verified"]:
-        label = "Optimal line" if report["optimal_score"] is not None else "Best line found"
+        label = ("Optimal line" if report["optimal_score"] is not None
+                 else "Winning line" if verdict == "WON" else "Best line found")
         lines.append(f"{label}, {len(report['line'])} moves, verified by replay; ends {report['line_end']}, "
                      f"score {report['line_score']}:")
         lines += [f"  {number:2d}. {text}" for number, text in enumerate(report["line"], 1)]

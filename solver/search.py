@@ -101,29 +101,37 @@ class _Search:
 
     # ----- optimal score ------------------------------------------------------------------
     def run_optimal(self, root) -> SolveResult:
-        """With bounds on, a quick first win (if any) sets the floor the optimum must beat."""
+        """Branch and bound in a max tree: the best line found so far (the incumbent) is a
+        floor for every node, so a node whose bound cannot beat it is cut.  With bounds on,
+        a quick first win (if any) becomes the first incumbent.  The optimum is the
+        incumbent once the search is complete, and its line is the one recorded."""
         self.root = root
         try:
-            floor = -1
-            if self.bounded and self.find_win(root, 0):
-                floor = self._line_score(root, self.path) - 1
-                self._note_terminal_line(floor + 1, self.path)
+            if self.bounded:
+                if self.find_win(root, 0):
+                    self._note_terminal_line(self._line_score(root, self.path), self.path)
                 self.path = []
-                self.table.clear()
-            value = self.value(root, floor, 0)
+                self.table.clear()  # it held winnability facts, not values
+            value = self.value(root, -1, 0)
         except BudgetExceeded as exc:
             return self._undecided("optimal", str(exc))
-        line = self.optimal_line(root, value)
-        return self._result(WON if self._line_wins(root, line) else LOST, value, line, value, "optimal")
+        if value > self.best_score:  # unreachable when value() is right; never print a wrong line
+            raise AssertionError(f"search value {value} above the best line found {self.best_score}")
+        line = self.best_line
+        verdict = WON if self._line_wins(root, line) else LOST
+        return self._result(verdict, self.best_score, line, self.best_score, "optimal")
 
     def value(self, state, floor: int, depth: int) -> int:
         """The best score reachable from `state`, exact when it is above `floor`.
 
         When every line from `state` scores at most `floor`, any value <= floor may be
-        returned (fail-low).  Table entries are (value, exact): an inexact entry is an
-        upper bound, trusted only while it stays at or below the caller's floor.
+        returned (fail-low).  With bounds on, the incumbent raises every floor.  Table
+        entries are (value, exact): an inexact entry is an upper bound, trusted only while
+        it stays at or below the floor of the caller.
         """
         game = self.game
+        if self.bounded and self.best_score is not None and self.best_score > floor:
+            floor = self.best_score
         key = game.key(state)
         entry = self.table.get(key)
         if entry is not None:
@@ -151,23 +159,13 @@ class _Search:
                 best = child
                 if best >= ceiling:
                     break
-        # Without bounds nothing fails low, so every value is exact.
+        # A child may have failed low against an incumbent raised during the loop, so
+        # exactness is judged against the floor as it stands now.  Without bounds nothing
+        # fails low, so every value is exact.
+        if self.bounded and self.best_score is not None and self.best_score > floor:
+            floor = self.best_score
         self._store(key, best, best > floor or not self.bounded)
         return best
-
-    def optimal_line(self, state, value: int) -> list:
-        """Follow moves whose child keeps `value`; the table makes this a walk, not a search."""
-        game, line = self.game, []
-        while game.outcome(state) is None:
-            for move in game.legal_moves(state):
-                child = game.apply(state, move)
-                if self.value(child, value - 1, len(line) + 1) == value:
-                    line.append(move)
-                    state = child
-                    break
-            else:  # unreachable when value() is correct; fail loudly rather than print a wrong line
-                raise AssertionError("no move keeps the optimal value")
-        return line
 
     # ----- winnability ----------------------------------------------------------------------
     def run_winnable(self, root) -> SolveResult:
