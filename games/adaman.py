@@ -350,9 +350,8 @@ class Adaman(Game):
                 groups.append((sum(1 << p for p in inside), touching, touching & ~within))
         groups.sort(key=lambda group: group[0].bit_count())
         self._hall_groups = tuple(groups)
-        self._owned_groups = tuple(tuple(g for g, (_, t, _) in enumerate(groups) if t >> i & 1) for i in range(len(DECKTET)))
-        self._capital_groups = tuple(
-            tuple(g for g, (_, _, s) in enumerate(groups) if s >> i & 1) for i in range(len(DECKTET))
+        self._touching_groups = tuple(
+            tuple(g for g, (_, touching, _) in enumerate(groups) if touching >> i & 1) for i in range(len(DECKTET))
         )
         self._by_rank = tuple(sorted((c.index for c in self.cards if not c.personality), key=lambda i: -RANK[i]))
 
@@ -369,12 +368,14 @@ class Adaman(Game):
         return slacks
 
     def _keepable(self, owned: int, capital: int, slacks: list[int]) -> int:
-        """Cards that could be left unspent at a win: keeping card c withdraws its rank from
-        the supply of every group it counts in, so each such group needs slack >= rank(c)."""
+        """Cards that could be left unspent at a win.  Keeping an owned card withdraws its
+        rank from every group it touches; keeping a Capital card does the same (where it
+        straddles a group it is not there to pay, and where it lies inside one, gaining it
+        cost at least its rank from cards touching that group).  So every group the card
+        touches needs slack >= its rank."""
         keepable = 0
         for card in bits(owned | capital):
-            groups = self._owned_groups[card] if owned >> card & 1 else self._capital_groups[card]
-            if all(slacks[g] >= RANK[card] for g in groups):
+            if all(slacks[g] >= RANK[card] for g in self._touching_groups[card]):
                 keepable |= 1 << card
         return keepable
 
