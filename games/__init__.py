@@ -11,7 +11,13 @@ def _adaman(variants):
     return Adaman.from_variants(variants)
 
 
-GAMES = {"adaman": _adaman}
+def _royal_assassin(variants):
+    from games.royal_assassin import RoyalAssassin
+
+    return RoyalAssassin.from_variants(variants)
+
+
+GAMES = {"adaman": _adaman, "royal-assassin": _royal_assassin, "royal_assassin": _royal_assassin}
 
 
 def make_game(name: str, variants: list[str] | tuple[str, ...] = ()) -> Game:

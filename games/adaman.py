@@ -57,22 +57,21 @@ def rank_sum(mask: int) -> int:
     return total
 
 
-def _byte_tables() -> tuple[tuple[int, ...], ...]:
-    def byte_sum(byte: int, k: int) -> int:
-        return sum(RANK[8 * k + bit] for bit in range(8) if byte >> bit & 1 and 8 * k + bit < len(RANK))
+def _chunk_tables() -> tuple[tuple[int, ...], ...]:
+    def chunk_sum(chunk: int, k: int) -> int:
+        first = CHUNK_BITS * k
+        return sum(RANK[first + bit] for bit in range(CHUNK_BITS) if chunk >> bit & 1 and first + bit < len(RANK))
 
-    return tuple(tuple(byte_sum(byte, k) for byte in range(256)) for k in range((len(DECKTET) + 7) // 8))
+    return tuple(tuple(chunk_sum(chunk, k) for chunk in range(1 << CHUNK_BITS)) for k in range(3))
+
+
+CHUNK_BITS = 15  # three 15-bit chunks cover the 45 Decktet cards
+CHUNK = (1 << CHUNK_BITS) - 1
 
 
 def total_rank(mask: int) -> int:
-    """Total rank of any mask, a byte at a time (for the large masks of the bounds)."""
-    total, tables = 0, BYTE_RANKS
-    k = 0
-    while mask:
-        total += tables[k][mask & 255]
-        mask >>= 8
-        k += 1
-    return total
+    """Total rank of any mask by table look-up, for the large masks of the bounds."""
+    return CHUNK_RANKS[0][mask & CHUNK] + CHUNK_RANKS[1][mask >> 15 & CHUNK] + CHUNK_RANKS[2][mask >> 30]
 
 
 def bits(mask: int):
@@ -83,7 +82,7 @@ def bits(mask: int):
         mask ^= low
 
 
-BYTE_RANKS = _byte_tables()
+CHUNK_RANKS = _chunk_tables()
 SUIT_BITS = tuple(sum(1 << SUITS.index(suit) for suit in card.suits) for card in DECKTET)
 
 
@@ -123,6 +122,7 @@ class Adaman(Game):
             raise VariantError(f"unknown pawns_courts value {pawns_courts!r}")
         self.cards = tuple(BASIC_DECK) + tuple(extra) + ((EXCUSE,) if excuse else ())
         self.personality_total = sum(card.rank for card in self.cards if card.personality)  # 66 basic (R1)
+        self.lowest_win_score = self.personality_total  # a loss misses a personality (§6)
         non_personality_ranks = sorted((c.rank for c in self.cards if not c.personality), reverse=True)
         # A win leaves at most ROW_SIZE - 1 resources unspent: the winning move paid one.
         self.max_score = self.personality_total + sum(non_personality_ranks[: ROW_SIZE - 1])
@@ -308,7 +308,7 @@ class Adaman(Game):
         need = total_rank(remaining)
         slacks = self._hall_slacks(remaining, owned, capital)
         if slacks is not None:
-            keepable = self._top_ranks(self._keepable(owned, capital, slacks), ROW_SIZE - 1)
+            keepable = self._best_keepable(owned, capital, slacks)
             return self.personality_total + min(keepable, total_rank(owned) - need)
         available = owned | capital
         coverable = sum(RANK[p] for p in bits(remaining) if total_rank(available & SHARES[p]) >= RANK[p])
@@ -359,31 +359,28 @@ class Adaman(Game):
         """Hall condition per suit group T: the personalities inside T cost no more than the
         owned cards touching T plus the Capital cards touching T without lying inside it.
         Returns each group's slack (supply less demand), or None when a group falls short."""
+        low, middle, high = CHUNK_RANKS  # total_rank inlined: this loop is the solver's hot spot
         slacks = []
         for demand, touching, straddling in self._hall_groups:
-            slack = total_rank(owned & touching) + total_rank(capital & straddling) - total_rank(remaining & demand)
+            supply = (owned & touching) | (capital & straddling)
+            wanted = remaining & demand
+            slack = (low[supply & CHUNK] + middle[supply >> 15 & CHUNK] + high[supply >> 30]
+                     - low[wanted & CHUNK] - middle[wanted >> 15 & CHUNK] - high[wanted >> 30])
             if slack < 0:
                 return None
             slacks.append(slack)
         return slacks
 
-    def _keepable(self, owned: int, capital: int, slacks: list[int]) -> int:
-        """Cards that could be left unspent at a win.  Keeping an owned card withdraws its
-        rank from every group it touches; keeping a Capital card does the same (where it
-        straddles a group it is not there to pay, and where it lies inside one, gaining it
-        cost at least its rank from cards touching that group).  So every group the card
-        touches needs slack >= its rank."""
-        keepable = 0
-        for card in bits(owned | capital):
-            if all(slacks[g] >= RANK[card] for g in self._touching_groups[card]):
-                keepable |= 1 << card
-        return keepable
-
-    def _top_ranks(self, mask: int, count: int) -> int:
-        total = 0
-        for index in self._by_rank:
-            if mask >> index & 1:
-                total += RANK[index]
+    def _best_keepable(self, owned: int, capital: int, slacks: list[int]) -> int:
+        """The most rank the (at most 4) resources left at a win could hold.  Keeping an
+        owned card withdraws its rank from every suit group it touches; keeping a Capital
+        card does the same (where it straddles a group it is not there to pay, and where
+        it lies inside one, gaining it cost at least its rank from cards touching that
+        group).  So every group the card touches needs slack >= its rank."""
+        total, count, candidates = 0, ROW_SIZE - 1, owned | capital
+        for card in self._by_rank:
+            if candidates >> card & 1 and all(slacks[g] >= RANK[card] for g in self._touching_groups[card]):
+                total += RANK[card]
                 count -= 1
                 if not count:
                     break

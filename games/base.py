@@ -29,6 +29,8 @@ inherits the neutral defaults here):
     score_upper_bound(state)    -> int   no line from the state scores more (sound bound)
     can_still_win(state)        -> bool  False only when no line from the state wins
     order_moves(state, moves)   -> list  the order in which to try moves (wins early first)
+    search_moves(state)         -> list  legal_moves less moves proved dominated (never
+                                         changes the best score reachable; see each game)
 """
 
 from __future__ import annotations
@@ -84,6 +86,8 @@ class Game(ABC):
     variant: str = "standard"
     #: The highest score any line of any deal can reach; the solver stops early on it.
     max_score: int = 0
+    #: No win scores less, and no loss reaches it (every game here ranks wins above losses).
+    lowest_win_score: int = 0
 
     @abstractmethod
     def deal_from_seed(self, seed: int) -> Deal:
@@ -138,6 +142,9 @@ class Game(ABC):
 
     def order_moves(self, state: State, moves: Sequence[Move]) -> Sequence[Move]:
         return moves
+
+    def search_moves(self, state: State) -> Sequence[Move]:
+        return self.legal_moves(state)
 
     # Shared helpers built on the verbs.
     def parse_line(self, state: State, text: str) -> list[Move]:

@@ -2,11 +2,16 @@
 
 The Decktet table is the one of the Adaman spec (`shared/rules/adaman.md` §1.2–1.3): the ID
 is only a canonical order, Ace = 1 and Crown = 10 (ruling R14), Pawns and Courts 10 (P1).
+
+The 52-card deck (plus Jokers) is in canonical order C, D, H, S, and within a suit
+A, 2 … 10, J, Q, K; the Joker comes after it.  Cards are written rank then suit (`10H`,
+`QS`, `AC`; `T` is accepted for ten, suits may also be typed as ♣ ♦ ♥ ♠), the Joker `JK`.
 """
 
 from __future__ import annotations
 
 import random
+from collections import Counter
 from dataclasses import dataclass
 from typing import Iterable, Mapping, Sequence
 
@@ -99,6 +104,41 @@ def decktet_lookup() -> dict[str, DecktetCard]:
     return table
 
 
+PLAYING_SUITS = "CDHS"
+PLAYING_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+
+
+@dataclass(frozen=True)
+class PlayingCard:
+    """A card of the 52-card deck, or the Joker (rank 0, no suit)."""
+
+    id: int      # canonical position: suit * 13 + rank - 1; the Joker is 52
+    rank: int    # 1 (Ace) … 13 (King); 0 for the Joker
+    suit: str    # "C", "D", "H" or "S"; "" for the Joker
+
+    @property
+    def name(self) -> str:
+        return "JK" if not self.rank else PLAYING_RANKS[self.rank - 1] + self.suit
+
+
+STANDARD_DECK = tuple(
+    PlayingCard(index * 13 + rank - 1, rank, suit) for index, suit in enumerate(PLAYING_SUITS) for rank in range(1, 14)
+)
+JOKER = PlayingCard(52, 0, "")
+
+
+def playing_card_lookup() -> dict[str, PlayingCard]:
+    """Every accepted spelling of a playing card, lower-cased: `10h`, `th`, `10♥`, and `jk` / `joker`."""
+    table: dict[str, PlayingCard] = {"jk": JOKER, "joker": JOKER}
+    for card in STANDARD_DECK:
+        ranks = [PLAYING_RANKS[card.rank - 1]] + (["T"] if card.rank == 10 else [])
+        for rank in ranks:
+            for suit in (card.suit, SUIT_SYMBOLS[card.suit]):
+                table[(rank + suit).lower()] = card
+    return table
+
+
 def shuffled(cards: Sequence, seed: int) -> tuple:
     """The seeded deal every game uses: the canonical order shuffled by random.Random(seed)."""
     deck = list(cards)
@@ -106,30 +146,33 @@ def shuffled(cards: Sequence, seed: int) -> tuple:
     return tuple(deck)
 
 
-def parse_card_list(text: str, lookup: Mapping[str, object], expected: Iterable, separator: str = ",") -> tuple:
+def parse_card_list(text: str, lookup: Mapping[str, object], expected: Iterable, separator: str | None = ",") -> tuple:
     """Read a deck order, top first, and check it is exactly the expected cards.
 
     Raises DealError naming the first problem: an unknown card, a duplicate, then missing or
-    extra cards against `expected` (the deck in use for the chosen variant).
+    extra cards against `expected` (the deck in use for the chosen variant).  A card listed
+    k times in `expected` (two Jokers) may appear k times; `separator=None` splits on
+    whitespace.
     """
     names = [part.strip() for part in text.split(separator)] if separator else text.split()
     names = [name for name in names if name]
     if not names:
         raise DealError("the deal is empty")
     expected = list(expected)
-    allowed = set(expected)
-    deck, seen = [], set()
+    allowed = Counter(expected)
+    deck, seen = [], Counter()
     for position, name in enumerate(names, 1):
         card = lookup.get(name.lower())
         if card is None:
             raise DealError(f"unknown card {name!r} at position {position}")
-        if card in seen:
+        if seen[card] and seen[card] >= allowed[card]:
             raise DealError(f"duplicate card {name!r} at position {position}")
-        if card not in allowed:
+        if not allowed[card]:
             raise DealError(f"card {name!r} at position {position} is not in the deck for this variant")
-        seen.add(card)
+        seen[card] += 1
         deck.append(card)
-    missing = [card for card in expected if card not in seen]
+    missing = list((allowed - seen).elements())
+    missing.sort(key=expected.index)
     if missing:
         shown = ", ".join(_card_name(card) for card in missing[:5])
         more = f" and {len(missing) - 5} more" if len(missing) > 5 else ""

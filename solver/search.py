@@ -102,24 +102,42 @@ class _Search:
     # ----- optimal score ------------------------------------------------------------------
     def run_optimal(self, root) -> SolveResult:
         """Branch and bound in a max tree: the best line found so far (the incumbent) is a
-        floor for every node, so a node whose bound cannot beat it is cut.  With bounds on,
-        a quick first win (if any) becomes the first incumbent.  The optimum is the
-        incumbent once the search is complete, and its line is the one recorded."""
+        floor for every node, so a node whose bound cannot beat it is cut.
+
+        With bounds on: a quick first win (if any) is the first incumbent, then probes
+        from the top down ("aspiration"): a probe asks for a line scoring at least
+        `target`, searching with floor target - 1, where almost every node's bound falls
+        short and is cut at once.  A probe that fails returns an upper bound on the
+        optimum, where the next probe aims; the first probe that succeeds returns the
+        optimum exactly.  Table entries stay valid from probe to probe.
+        """
         self.root = root
         try:
-            if self.bounded:
-                if self.find_win(root, 0):
-                    self._note_terminal_line(self._line_score(root, self.path), self.path)
-                self.path = []
-                self.table.clear()  # it held winnability facts, not values
-            value = self.value(root, -1, 0)
+            if not self.bounded:
+                self.value(root, -1, 0)
+            else:
+                target = self._first_target(root)
+                while self.best_score is None or target > self.best_score:
+                    found = self.value(root, target - 1, 0)
+                    if found >= target:
+                        break
+                    target = found
         except BudgetExceeded as exc:
             return self._undecided("optimal", str(exc))
-        if value > self.best_score:  # unreachable when value() is right; never print a wrong line
-            raise AssertionError(f"search value {value} above the best line found {self.best_score}")
         line = self.best_line
         verdict = WON if self._line_wins(root, line) else LOST
         return self._result(verdict, self.best_score, line, self.best_score, "optimal")
+
+    def _first_target(self, root) -> int:
+        """The root's bound, lowered below any win's score when a winnability search
+        proves there is none."""
+        won = self.find_win(root, 0)
+        if won:
+            self._note_terminal_line(self._line_score(root, self.path), self.path)
+        self.path = []
+        self.table.clear()  # it held winnability facts, not values
+        target = self.game.score_upper_bound(root)
+        return target if won else min(target, self.game.lowest_win_score - 1)
 
     def value(self, state, floor: int, depth: int) -> int:
         """The best score reachable from `state`, exact when it is above `floor`.
@@ -150,7 +168,7 @@ class _Search:
             self._store(key, ceiling, False)
             return ceiling
         best = -1
-        moves = game.order_moves(state, game.legal_moves(state)) if self.bounded else game.legal_moves(state)
+        moves = self._moves(state)
         for move in moves:
             self.path.append(move)
             child = self.value(game.apply(state, move), max(floor, best), depth + 1)
@@ -193,7 +211,7 @@ class _Search:
             if outcome.won:
                 return True
         elif not self.bounded or game.can_still_win(state):
-            moves = game.order_moves(state, game.legal_moves(state)) if self.bounded else game.legal_moves(state)
+            moves = self._moves(state)
             for move in moves:
                 self.path.append(move)
                 if self.find_win(game.apply(state, move), depth + 1):
@@ -201,6 +219,14 @@ class _Search:
                 self.path.pop()
         self._store(key, None, True)
         return False
+
+    def _moves(self, state) -> list:
+        """The plain engine tries every legal move in rule order; the pruned one drops the
+        moves the game proves dominated and tries the promising ones first."""
+        game = self.game
+        if not self.bounded:
+            return game.legal_moves(state)
+        return game.order_moves(state, game.search_moves(state))
 
     # ----- bookkeeping --------------------------------------------------------------------
     def _count(self, depth: int) -> None:
