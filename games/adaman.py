@@ -28,6 +28,7 @@ from games.base import (
     Outcome,
     VariantError,
 )
+from solver.cpsat import CoverProblem
 from games.decks import BASIC_DECK, DECKTET, EXCUSE, SUITS, PAWNS_AND_COURTS, decktet_lookup, parse_card_list, shuffled
 
 PLAYING, FINISHED_WON, FINISHED_UTTER = 0, 1, 2
@@ -321,6 +322,24 @@ class Adaman(Game):
         if state.status != PLAYING:
             return state.status == FINISHED_WON
         return self._hall_slacks(*self._relaxation(state)) is not None
+
+    def cover_problem(self, state: AdamanState) -> CoverProblem:
+        """The win as a static covering problem for CP-SAT (solver/cpsat.py): personalities
+        still to control are the demands, the resources owned or still to be dealt the
+        items, the Capital's non-personalities items to buy first; at most 4 kept."""
+        remaining, owned, capital = self._relaxation(state)
+        items = list(bits(owned)) + list(bits(capital))
+        demands = list(bits(remaining))
+        return CoverProblem(
+            values=tuple(RANK[i] for i in items),
+            to_buy=tuple(capital >> i & 1 == 1 for i in items),
+            demands=tuple(RANK[p] for p in demands),
+            serves=tuple(tuple(d for d, p in enumerate(demands) if SHARES[i] >> p & 1) for i in items),
+            buys=tuple(tuple(j for j, c in enumerate(items) if c != i and capital >> c & 1 and SHARES[i] >> c & 1)
+                       for i in items),
+            max_per_demand=ROW_SIZE,
+            max_kept=ROW_SIZE - 1,
+        )
 
     def _relaxation(self, state: AdamanState) -> tuple[int, int, int]:
         """Personalities still to control; resources owned or to be dealt; Capital cards to gain."""

@@ -1,0 +1,76 @@
+"""CP-SAT models stated generically; a game maps its positions onto them.
+
+`best_keep` answers: "items of given values must cover demands, each demand by a disjoint
+set of at most `max_per_demand` compatible items whose values add up to the demand; some
+items must first be bought (paid like a demand, then usable); at most `max_kept` unused
+items are kept. What is the most value the kept items can have?"  It knows nothing of
+cards: for Adaman the demands are the personalities still to control, the items the
+resources owned or still to be dealt, the items to buy the Capital's cards, and the kept
+items the Resources left at a win (issue 3, the user's design).
+
+Ignoring when things happen makes this a relaxation: its answer is an upper bound on what
+real play can keep, and "infeasible" proves that real play cannot cover every demand.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+INFEASIBLE = None
+
+
+@dataclass(frozen=True)
+class CoverProblem:
+    values: tuple[int, ...]              # item values
+    to_buy: tuple[bool, ...]             # item must be bought before it pays or is kept
+    demands: tuple[int, ...]             # amount each demand needs
+    serves: tuple[tuple[int, ...], ...]  # serves[i]: demands item i may pay for
+    buys: tuple[tuple[int, ...], ...]    # buys[i]: items (to buy) item i may pay for
+    max_per_demand: int
+    max_kept: int
+
+
+def best_keep(problem: CoverProblem, time_limit: float = 10.0) -> int | None:
+    """The most value `max_kept` unused items can hold while every demand is covered, or
+    None when the demands cannot all be covered.  Cached on the problem, which is a value.
+
+    A solve that hits `time_limit` returns CP-SAT's proven bound, still an upper bound."""
+    return _best_keep(problem, time_limit)
+
+
+@lru_cache(maxsize=200_000)
+def _best_keep(problem: CoverProblem, time_limit: float) -> int | None:
+    from ortools.sat.python import cp_model
+
+    model = cp_model.CpModel()
+    count = len(problem.values)
+    pays = {(i, d): model.NewBoolVar("") for i in range(count) for d in problem.serves[i]}
+    buys = {(i, j): model.NewBoolVar("") for i in range(count) for j in problem.buys[i]}
+    kept = [model.NewBoolVar("") for _ in range(count)]
+    bought = {j: model.NewBoolVar("") for j in range(count) if problem.to_buy[j]}
+    for i in range(count):
+        uses = [pays[i, d] for d in problem.serves[i]] + [buys[i, j] for j in problem.buys[i]] + [kept[i]]
+        model.Add(sum(uses) <= (bought[i] if problem.to_buy[i] else 1))
+    for d, need in enumerate(problem.demands):
+        payers = [i for i in range(count) if d in problem.serves[i]]
+        model.Add(sum(problem.values[i] * pays[i, d] for i in payers) >= need)
+        model.Add(sum(pays[i, d] for i in payers) <= problem.max_per_demand)
+    for j, flag in bought.items():
+        payers = [i for i in range(count) if j in problem.buys[i]]
+        model.Add(sum(problem.values[i] * buys[i, j] for i in payers) >= problem.values[j] * flag)
+        model.Add(sum(buys[i, j] for i in payers) <= problem.max_per_demand * flag)
+    model.Add(sum(kept) <= problem.max_kept)
+    model.Maximize(sum(problem.values[i] * kept[i] for i in range(count)))
+    solver = cp_model.CpSolver()
+    solver.parameters.max_time_in_seconds = time_limit
+    solver.parameters.num_workers = 1
+    status = solver.Solve(model)
+    if status == cp_model.INFEASIBLE:
+        return INFEASIBLE
+    if status == cp_model.OPTIMAL:
+        return int(round(solver.ObjectiveValue()))
+    if status == cp_model.FEASIBLE:
+        return int(solver.BestObjectiveBound())
+    # UNKNOWN: nothing proven either way; the trivial bound keeps the answer sound.
+    return sum(sorted(problem.values, reverse=True)[: problem.max_kept])
