@@ -43,7 +43,7 @@ def deal_options(func):
     """The options that pick a game's deal: a seed or a typed deck order, plus variants."""
     func = click.option("--variant", "variants", multiple=True,
                         help="Variant switch, repeatable or comma separated (e.g. excuse, pawns_courts=all).")(func)
-    func = click.option("--deal", "deal_text", help="The deck order, top first, comma separated card names.")(func)
+    func = click.option("--deal", "deal_text", help="The deck order, top first (notation per game: see README).")(func)
     func = click.option("--seed", type=click.IntRange(min=0), help="Deal number (see README: seeded shuffle).")(func)
     func = click.argument("game", type=click.Choice(sorted(GAMES), case_sensitive=False))(func)
     return func

@@ -28,12 +28,13 @@ from games.base import (
     Outcome,
     VariantError,
 )
-from solver.cpsat import CoverProblem
+from solver.cpsat import CoverProblem, best_keep
 from games.decks import BASIC_DECK, DECKTET, EXCUSE, SUITS, PAWNS_AND_COURTS, decktet_lookup, parse_card_list, shuffled
 
 PLAYING, FINISHED_WON, FINISHED_UTTER = 0, 1, 2
 PALACE_LIMIT = 5  # a sixth personality in the Palace loses utterly (R9); unchanged by variants
 ROW_SIZE = 5
+CPSAT_SECONDS = 0.5  # per refined bound; a solve cut short still returns a sound bound
 
 RANK = tuple(card.rank for card in DECKTET)
 PERSONALITY_BITS = sum(1 << card.index for card in DECKTET if card.personality)
@@ -316,6 +317,18 @@ class Adaman(Game):
         if coverable == need:  # each could be paid alone, but not all together
             coverable -= min(RANK[p] for p in bits(remaining))
         return self.personality_total - need + coverable
+
+    def refined_upper_bound(self, state: AdamanState) -> int:
+        """`score_upper_bound` with the win's leftover from the exact static covering
+        problem (CP-SAT, `cover_problem`): which cards pay which personality, which are
+        kept.  Still a relaxation (it ignores when cards arrive), so still sound."""
+        fast = self.score_upper_bound(state)
+        if state.status != PLAYING or fast < self.lowest_win_score:
+            return fast
+        kept = best_keep(self.cover_problem(state), time_limit=CPSAT_SECONDS)
+        if kept is None:  # no win: the fast bound's loss branch applies
+            return min(fast, self.lowest_win_score - 1)
+        return min(fast, self.personality_total + kept)
 
     def can_still_win(self, state: AdamanState) -> bool:
         """False only when no line from `state` wins (the relaxation of score_upper_bound)."""

@@ -27,6 +27,7 @@ Optional hooks the solver uses when a game offers them (a game that does not sim
 inherits the neutral defaults here):
 
     score_upper_bound(state)    -> int   no line from the state scores more (sound bound)
+    refined_upper_bound(state)  -> int   a tighter, slower sound bound (e.g. CP-SAT)
     can_still_win(state)        -> bool  False only when no line from the state wins
     order_moves(state, moves)   -> list  the order in which to try moves (wins early first)
     search_moves(state)         -> list  legal_moves less moves proved dominated (never
@@ -136,6 +137,9 @@ class Game(ABC):
     # Optional hooks: neutral defaults, valid for every game.
     def score_upper_bound(self, state: State) -> int:
         return self.max_score
+
+    def refined_upper_bound(self, state: State) -> int:
+        return self.score_upper_bound(state)
 
     def can_still_win(self, state: State) -> bool:
         return True

@@ -13,7 +13,8 @@ Outcomes are explicit, as in Solvitaire and Freecell Solver: WON and LOST only f
 search that finished; a search whose time, state or table budget ran out says UNDECIDED
 (with the best line it had found, never presented as optimal).  `engine="plain"` is the
 baseline of issue 2 (no bounds); `engine="pruned"` adds the game's score_upper_bound hook
-as branch and bound.
+as branch and bound; `engine="cpsat"` also asks the game's refined_upper_bound (CP-SAT)
+near the root.
 """
 
 from __future__ import annotations
@@ -26,7 +27,10 @@ from typing import Any
 from games.base import Game
 
 WON, LOST, UNDECIDED = "WON", "LOST", "UNDECIDED"
-ENGINES = ("plain", "pruned")
+ENGINES = ("plain", "pruned", "cpsat")
+#: With engine "cpsat", nodes this shallow whose fast bound does not cut them also ask the
+#: game's refined (slower, CP-SAT) bound.
+REFINED_BOUND_DEPTH = 1
 BUDGET_CHECK_EVERY = 4096
 
 
@@ -97,7 +101,8 @@ class _Search:
         self.path: list = []
         self.best_score: int | None = None
         self.best_line: list = []
-        self.bounded = engine == "pruned"
+        self.bounded = engine != "plain"
+        self.refined = engine == "cpsat"
 
     # ----- optimal score ------------------------------------------------------------------
     def run_optimal(self, root) -> SolveResult:
@@ -164,6 +169,8 @@ class _Search:
             self._store(key, outcome.score, True)
             return outcome.score
         ceiling = game.score_upper_bound(state) if self.bounded else game.max_score
+        if self.refined and ceiling > floor and depth <= REFINED_BOUND_DEPTH:
+            ceiling = min(ceiling, game.refined_upper_bound(state))
         if ceiling <= floor:
             self._store(key, ceiling, False)
             return ceiling

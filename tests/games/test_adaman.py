@@ -529,6 +529,17 @@ def test_e4_excuse_in_capital_with_empty_resources_is_discarded():
     assert outcome is not None and outcome.result == LOST and outcome.score == 66 - 10
 
 
+def test_e2_target_move_at_an_excuse_choice_is_refused_naming_the_excuse():
+    """§7: at the Excuse choice the only legal choices are the eligible cards; a
+    `Target <- Payment` move typed there is refused, and the message must say why (the
+    Excuse choice is pending), not claim a total of 7 is "less than" a rank of 4."""
+    top = ["Excuse", "Desert", "Origin", "Journey", "Mountain", "Ace of Moons", "Ace of Suns", "Battle",
+           "Forest", "Discovery"]
+    state = start(top, EXCUSE_GAME)
+    with pytest.raises(MoveError, match=r"(?i)excuse"):
+        EXCUSE_GAME.parse_move(state, "Mountain <- Ace of Moons + Ace of Suns + Forest")
+
+
 def test_e6_palace_overflow_in_the_pass_that_dealt_the_excuse_is_utter_loss():
     """E6: the Excuse in the Capital is never resolved when the Palace overflows in that pass."""
     top = ["Excuse", "Desert", "Origin", "Journey", "Mountain", "Author", "Painter", "Savage", "Sailor",

@@ -1,0 +1,734 @@
+/* games/_adaman_core.c: the Adaman "pruned" search of solver/search.py, compiled.
+ *
+ * The same algorithm as the pure-Python engine (games/adaman.py + solver/search.py with
+ * engine="pruned"), which stays the readable reference the tests compare this file to:
+ *
+ *   - rules: legal_moves (every (target, payment) with a non-empty payment of resources
+ *     sharing a suit with the target, rank sum >= target rank), apply (win check before
+ *     any dealing, DEAL with Palace overflow), outcome and score;
+ *   - hooks: order_moves (personalities first, then least waste; a stable sort of the
+ *     legal_moves order), score_upper_bound (_relaxation, _hall_slacks, _best_keepable),
+ *     can_still_win;
+ *   - search: find_win (winnable mode; the table holds refuted states) and, in optimal
+ *     mode, find_win then aspiration probes with value(): the incumbent raises the floor,
+ *     table entries are (value, exact) with inexact = upper bound trusted only at or below
+ *     the caller's floor, exactness judged against the floor at the end of the loop.
+ *
+ * The module knows no card: ranks, personality bits, suit sharing, the Hall suit groups
+ * and the keepable order all come from the Adaman instance (Adaman._compiled_tables), so
+ * the pawns_courts variants work unchanged.  The Excuse variant (a second kind of
+ * decision) is not covered; the Python side refuses it.
+ *
+ * Transposition table: open addressing (linear probing) keyed by an exact 128-bit
+ * packing of (dealt, Capital, Resources, Palace, status): 2 bits per card index (0 none,
+ * 1 Capital, 2 Resources, 3 Palace; the rows are disjoint), the dealt count and the
+ * status.  The full key is stored; there is no lossy hashing.  The table holds at most
+ * max_table entries, like the Python dict under Budget.max_table; reaching the cap ends
+ * the search (UNDECIDED).  Its slot array starts small and doubles while under the cap,
+ * so a small search does not commit the memory of a 20-million-entry table.
+ */
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef uint64_t u64;
+
+#define MAX_CARDS 48          /* key packing: 2 bits per card index in 96 bits */
+#define MAX_GROUPS 64
+#define MAX_DEPTH 64          /* every move spends a non-personality for good */
+#define MAX_MOVES 512         /* 10 targets x 31 payments at most */
+#define ROW_SIZE 5
+#define PALACE_LIMIT 5
+#define CHUNK_BITS 15
+#define CHUNK ((1u << CHUNK_BITS) - 1)
+#define BUDGET_CHECK_EVERY 4096
+
+enum { PLAYING = 0, FINISHED_WON = 1, FINISHED_UTTER = 2 };
+enum { EXHAUSTED_NONE = 0, EXHAUSTED_STATES, EXHAUSTED_TIME, EXHAUSTED_TABLE, EXHAUSTED_SIGNAL,
+       EXHAUSTED_MEMORY };
+
+#define SCORE_NONE INT32_MIN
+
+typedef struct {
+    int dealt;
+    int status;
+    u64 capital, resources, palace;
+} State;
+
+typedef struct {
+    int target;
+    u64 payment;
+} Move;
+
+/* hi word of a slot: bits 0..31 cards 32..47, 32..37 dealt, 38..39 status (the key);
+ * 40..55 value + VALUE_OFFSET, 62 exact, 63 used. */
+#define HI_KEY_MASK ((1ULL << 40) - 1)
+#define HI_VALUE_SHIFT 40
+#define HI_EXACT (1ULL << 62)
+#define HI_USED (1ULL << 63)
+#define VALUE_OFFSET 1024
+
+typedef struct {
+    u64 lo, hi;
+} Slot;
+
+typedef struct {
+    /* deal */
+    int size;
+    int deck[MAX_CARDS];
+    u64 dealt_mask[MAX_CARDS + 1];
+    u64 undealt_mask[MAX_CARDS + 1];
+    /* cards */
+    int rank[MAX_CARDS];
+    u64 shares[MAX_CARDS];
+    u64 pers;
+    int ngroups;
+    u64 g_demand[MAX_GROUPS], g_touching[MAX_GROUPS], g_straddling[MAX_GROUPS];
+    u64 touching_groups[MAX_CARDS];   /* mask over groups */
+    int nby_rank;
+    int by_rank[MAX_CARDS];
+    int personality_total, lowest_win_score;
+    uint8_t chunk[3][1u << CHUNK_BITS];
+    /* budgets */
+    double time_limit;                /* < 0: none */
+    long long max_states;             /* < 0: none */
+    long long max_table;              /* < 0: none */
+    struct timespec started;
+    long long next_check;
+    jmp_buf abort;
+    int exhausted;
+    /* table */
+    Slot *slots;
+    u64 capacity;                     /* power of two */
+    u64 count;
+    /* stats */
+    long long states, table_hits;
+    int max_depth;
+    /* lines */
+    Move path[MAX_DEPTH];
+    Move best_line[MAX_DEPTH];
+    int best_len;
+    int best_score;                   /* SCORE_NONE: none yet */
+    int best_won;
+    int win_len, win_score;
+    Move moves[MAX_DEPTH][MAX_MOVES];
+} Ctx;
+
+/* ----- ranks ------------------------------------------------------------------------ */
+static inline int rank_sum(const Ctx *c, u64 mask) {
+    return c->chunk[0][mask & CHUNK] + c->chunk[1][(mask >> 15) & CHUNK] + c->chunk[2][(mask >> 30) & CHUNK];
+}
+
+static inline int popcount(u64 x) { return __builtin_popcountll(x); }
+static inline int lowest(u64 x) { return __builtin_ctzll(x); }
+
+/* ----- the rules -------------------------------------------------------------------- */
+static State deal(const Ctx *c, int dealt, u64 capital, u64 resources, u64 palace) {
+    State s;
+    int in_capital = popcount(capital);
+    while (in_capital < ROW_SIZE && dealt < c->size) {
+        capital |= 1ULL << c->deck[dealt++];
+        in_capital++;
+    }
+    int in_resources = popcount(resources);
+    while (in_resources < ROW_SIZE && dealt < c->size) {
+        int card = c->deck[dealt++];
+        if (c->pers >> card & 1) {
+            palace |= 1ULL << card;
+            if (popcount(palace) > PALACE_LIMIT) {
+                s.dealt = dealt; s.capital = capital; s.resources = resources; s.palace = palace;
+                s.status = FINISHED_UTTER;
+                return s;
+            }
+        } else {
+            resources |= 1ULL << card;
+            in_resources++;
+        }
+    }
+    s.dealt = dealt; s.capital = capital; s.resources = resources; s.palace = palace;
+    s.status = PLAYING;
+    return s;
+}
+
+static inline State apply_move(const Ctx *c, const State *s, Move m) {
+    u64 bit = 1ULL << m.target;
+    u64 capital = s->capital & ~bit, palace = s->palace & ~bit;
+    u64 resources = s->resources & ~m.payment;
+    if (!(c->pers >> m.target & 1)) {
+        resources |= bit;
+    } else if (!((capital | palace) & c->pers) && !(c->undealt_mask[s->dealt] & c->pers)) {
+        State w = *s;
+        w.capital = capital; w.resources = resources; w.palace = palace; w.status = FINISHED_WON;
+        return w;
+    }
+    return deal(c, s->dealt, capital, resources, palace);
+}
+
+static inline int has_move(const Ctx *c, const State *s) {
+    u64 targets = s->capital | s->palace;
+    while (targets) {
+        int t = lowest(targets);
+        targets &= targets - 1;
+        if (rank_sum(c, s->resources & c->shares[t]) >= c->rank[t]) return 1;
+    }
+    return 0;
+}
+
+/* Score of a finished state (status set, or PLAYING with no legal move: a LOSS). */
+static inline int terminal_score(const Ctx *c, const State *s) {
+    if (s->status == FINISHED_UTTER) return 0;
+    if (s->status == FINISHED_WON) return c->personality_total + rank_sum(c, s->resources);
+    return rank_sum(c, c->dealt_mask[s->dealt] & c->pers & ~s->capital & ~s->palace);
+}
+
+/* legal_moves in its order, then order_moves: a stable sort on (not personality, waste). */
+static int ordered_moves(const Ctx *c, const State *s, Move *out) {
+    static __thread Move raw[MAX_MOVES];
+    static __thread unsigned char keys[MAX_MOVES];
+    int n = 0;
+    u64 targets = s->capital | s->palace;
+    while (targets) {
+        int t = lowest(targets);
+        targets &= targets - 1;
+        u64 usable = s->resources & c->shares[t];
+        int need = c->rank[t];
+        if (rank_sum(c, usable) < need) continue;
+        int other = !(c->pers >> t & 1);
+        u64 payment = usable;
+        while (payment) {
+            int paid = rank_sum(c, payment);
+            if (paid >= need) {
+                int waste = paid - need;
+                if (waste > 127) waste = 127;
+                raw[n].target = t;
+                raw[n].payment = payment;
+                keys[n] = (unsigned char)(other * 128 + waste);
+                n++;
+            }
+            payment = (payment - 1) & usable;
+        }
+    }
+    int counts[257];
+    memset(counts, 0, sizeof counts);
+    for (int i = 0; i < n; i++) counts[keys[i] + 1]++;
+    for (int k = 1; k < 257; k++) counts[k] += counts[k - 1];
+    for (int i = 0; i < n; i++) out[counts[keys[i]]++] = raw[i];
+    return n;
+}
+
+/* ----- bounds ----------------------------------------------------------------------- */
+/* _hall_slacks: fills slacks, returns 0 when a suit group falls short. */
+static inline int hall_slacks(const Ctx *c, u64 remaining, u64 owned, u64 capital, int *slacks) {
+    for (int g = 0; g < c->ngroups; g++) {
+        u64 supply = (owned & c->g_touching[g]) | (capital & c->g_straddling[g]);
+        int slack = rank_sum(c, supply) - rank_sum(c, remaining & c->g_demand[g]);
+        if (slack < 0) return 0;
+        slacks[g] = slack;
+    }
+    return 1;
+}
+
+static inline void relaxation(const Ctx *c, const State *s, u64 *remaining, u64 *owned, u64 *capital) {
+    u64 undealt = c->undealt_mask[s->dealt];
+    *remaining = (s->capital | s->palace | undealt) & c->pers;
+    *owned = s->resources | (undealt & ~c->pers);
+    *capital = s->capital & ~c->pers;
+}
+
+static inline int best_keepable(const Ctx *c, u64 owned, u64 capital, const int *slacks) {
+    int total = 0, count = ROW_SIZE - 1;
+    u64 candidates = owned | capital;
+    for (int i = 0; i < c->nby_rank; i++) {
+        int card = c->by_rank[i];
+        if (!(candidates >> card & 1)) continue;
+        int r = c->rank[card], ok = 1;
+        u64 groups = c->touching_groups[card];
+        while (groups) {
+            int g = lowest(groups);
+            groups &= groups - 1;
+            if (slacks[g] < r) { ok = 0; break; }
+        }
+        if (ok) {
+            total += r;
+            if (!--count) break;
+        }
+    }
+    return total;
+}
+
+/* score_upper_bound for a PLAYING state. */
+static int upper_bound(const Ctx *c, const State *s) {
+    u64 remaining, owned, capital;
+    int slacks[MAX_GROUPS];
+    relaxation(c, s, &remaining, &owned, &capital);
+    int need = rank_sum(c, remaining);
+    if (hall_slacks(c, remaining, owned, capital, slacks)) {
+        int keepable = best_keepable(c, owned, capital, slacks);
+        int left = rank_sum(c, owned) - need;
+        return c->personality_total + (keepable < left ? keepable : left);
+    }
+    u64 available = owned | capital;
+    int coverable = 0, smallest = INT32_MAX;
+    u64 rest = remaining;
+    while (rest) {
+        int p = lowest(rest);
+        rest &= rest - 1;
+        if (rank_sum(c, available & c->shares[p]) >= c->rank[p]) coverable += c->rank[p];
+        if (c->rank[p] < smallest) smallest = c->rank[p];
+    }
+    if (coverable == need) coverable -= smallest;
+    return c->personality_total - need + coverable;
+}
+
+static inline int can_still_win(const Ctx *c, const State *s) {
+    u64 remaining, owned, capital;
+    int slacks[MAX_GROUPS];
+    relaxation(c, s, &remaining, &owned, &capital);
+    return hall_slacks(c, remaining, owned, capital, slacks);
+}
+
+/* ----- transposition table ---------------------------------------------------------- */
+static inline u64 spread32(u64 x) {
+    x &= 0xFFFFFFFFULL;
+    x = (x | (x << 16)) & 0x0000FFFF0000FFFFULL;
+    x = (x | (x << 8)) & 0x00FF00FF00FF00FFULL;
+    x = (x | (x << 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    x = (x | (x << 2)) & 0x3333333333333333ULL;
+    x = (x | (x << 1)) & 0x5555555555555555ULL;
+    return x;
+}
+
+static inline Slot pack(const State *s) {
+    u64 a = s->capital | s->palace, b = s->resources | s->palace;
+    Slot k;
+    k.lo = spread32(a) | spread32(b) << 1;
+    k.hi = spread32(a >> 32) | spread32(b >> 32) << 1 | (u64)s->dealt << 32 | (u64)s->status << 38;
+    return k;
+}
+
+static inline u64 hash_key(Slot k) {
+    u64 h = k.lo * 0x9E3779B97F4A7C15ULL ^ (k.hi + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL;
+    h ^= h >> 31;
+    h *= 0xD6E8FEB86659FD93ULL;
+    h ^= h >> 32;
+    return h;
+}
+
+static noreturn_stub(void);
+static void exceed(Ctx *c, int why) {
+    c->exhausted = why;
+    longjmp(c->abort, 1);
+}
+
+/* The slot holding key k, or the empty slot where it would go. */
+static inline Slot *find_slot(const Ctx *c, Slot k) {
+    u64 mask = c->capacity - 1, i = hash_key(k) & mask;
+    for (;;) {
+        Slot *slot = &c->slots[i];
+        if (!(slot->hi & HI_USED)) return slot;
+        if (slot->lo == k.lo && (slot->hi & HI_KEY_MASK) == k.hi) return slot;
+        i = (i + 1) & mask;
+    }
+}
+
+static void grow(Ctx *c) {
+    u64 old_capacity = c->capacity;
+    Slot *old = c->slots;
+    Slot *slots = calloc(old_capacity * 2, sizeof(Slot));
+    if (!slots) exceed(c, EXHAUSTED_MEMORY);
+    c->slots = slots;
+    c->capacity = old_capacity * 2;
+    for (u64 i = 0; i < old_capacity; i++) {
+        if (old[i].hi & HI_USED) {
+            Slot k = {old[i].lo, old[i].hi & HI_KEY_MASK};
+            *find_slot(c, k) = old[i];
+        }
+    }
+    free(old);
+}
+
+static void store(Ctx *c, Slot k, int value, int exact) {
+    Slot *slot = find_slot(c, k);
+    if (!(slot->hi & HI_USED)) {
+        if (c->max_table >= 0 && (long long)c->count >= c->max_table) exceed(c, EXHAUSTED_TABLE);
+        if ((c->count + 1) * 10 > c->capacity * 7) {
+            grow(c);
+            slot = find_slot(c, k);
+        }
+        c->count++;
+    }
+    slot->lo = k.lo;
+    slot->hi = k.hi | HI_USED | (exact ? HI_EXACT : 0) | (u64)(value + VALUE_OFFSET) << HI_VALUE_SHIFT;
+}
+
+static void clear_table(Ctx *c) {
+    memset(c->slots, 0, c->capacity * sizeof(Slot));
+    c->count = 0;
+}
+
+/* ----- bookkeeping ------------------------------------------------------------------ */
+static double elapsed(const Ctx *c) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)(now.tv_sec - c->started.tv_sec) + 1e-9 * (double)(now.tv_nsec - c->started.tv_nsec);
+}
+
+static inline void count_state(Ctx *c, int depth) {
+    c->states++;
+    if (depth > c->max_depth) c->max_depth = depth;
+    if (c->max_states >= 0 && c->states > c->max_states) exceed(c, EXHAUSTED_STATES);
+    if (c->states >= c->next_check) {
+        c->next_check += BUDGET_CHECK_EVERY;
+        if (c->time_limit >= 0 && elapsed(c) > c->time_limit) exceed(c, EXHAUSTED_TIME);
+        if (PyErr_CheckSignals() < 0) exceed(c, EXHAUSTED_SIGNAL);
+    }
+}
+
+static inline void note_terminal(Ctx *c, int score, int won, int depth) {
+    if (c->best_score == SCORE_NONE || score > c->best_score) {
+        c->best_score = score;
+        c->best_won = won;
+        c->best_len = depth;
+        memcpy(c->best_line, c->path, (size_t)depth * sizeof(Move));
+    }
+}
+
+/* ----- search ----------------------------------------------------------------------- */
+static int find_win(Ctx *c, const State *s, int depth) {
+    Slot k = pack(s);
+    if (find_slot(c, k)->hi & HI_USED) {
+        c->table_hits++;
+        return 0;
+    }
+    count_state(c, depth);
+    int terminal = s->status != PLAYING || !has_move(c, s);
+    if (terminal) {
+        int score = terminal_score(c, s);
+        note_terminal(c, score, s->status == FINISHED_WON, depth);
+        if (s->status == FINISHED_WON) {
+            c->win_len = depth;
+            c->win_score = score;
+            return 1;
+        }
+    } else if (can_still_win(c, s)) {
+        if (depth >= MAX_DEPTH) exceed(c, EXHAUSTED_MEMORY);
+        Move *moves = c->moves[depth];
+        int n = ordered_moves(c, s, moves);
+        for (int i = 0; i < n; i++) {
+            c->path[depth] = moves[i];
+            State child = apply_move(c, s, moves[i]);
+            if (find_win(c, &child, depth + 1)) return 1;
+        }
+    }
+    store(c, k, 0, 1);
+    return 0;
+}
+
+static int value(Ctx *c, const State *s, int floor, int depth) {
+    if (c->best_score != SCORE_NONE && c->best_score > floor) floor = c->best_score;
+    Slot k = pack(s);
+    Slot *slot = find_slot(c, k);
+    if (slot->hi & HI_USED) {
+        int known = (int)((slot->hi >> HI_VALUE_SHIFT) & 0xFFFF) - VALUE_OFFSET;
+        if ((slot->hi & HI_EXACT) || known <= floor) {
+            c->table_hits++;
+            return known;
+        }
+    }
+    count_state(c, depth);
+    if (s->status != PLAYING || !has_move(c, s)) {
+        int score = terminal_score(c, s);
+        note_terminal(c, score, s->status == FINISHED_WON, depth);
+        store(c, k, score, 1);
+        return score;
+    }
+    int ceiling = upper_bound(c, s);
+    if (ceiling <= floor) {
+        store(c, k, ceiling, 0);
+        return ceiling;
+    }
+    int best = -1;
+    if (depth >= MAX_DEPTH) exceed(c, EXHAUSTED_MEMORY);
+    Move *moves = c->moves[depth];
+    int n = ordered_moves(c, s, moves);
+    for (int i = 0; i < n; i++) {
+        c->path[depth] = moves[i];
+        State child = apply_move(c, s, moves[i]);
+        int got = value(c, &child, floor > best ? floor : best, depth + 1);
+        if (got > best) {
+            best = got;
+            if (best >= ceiling) break;
+        }
+    }
+    if (c->best_score != SCORE_NONE && c->best_score > floor) floor = c->best_score;
+    store(c, k, best, best > floor);
+    return best;
+}
+
+/* run_optimal with bounds on: a first win as incumbent, then aspiration probes. */
+static void run_optimal(Ctx *c, const State *root) {
+    int won = find_win(c, root, 0);
+    if (won) {
+        /* _note_terminal_line: the winning terminal was already noted with this path */
+        if (c->best_score == SCORE_NONE || c->win_score > c->best_score) {
+            c->best_score = c->win_score;
+            c->best_won = 1;
+            c->best_len = c->win_len;
+            memcpy(c->best_line, c->path, (size_t)c->win_len * sizeof(Move));
+        }
+    }
+    clear_table(c);
+    int target;
+    if (root->status != PLAYING) {
+        target = terminal_score(c, root);
+    } else {
+        target = upper_bound(c, root);
+    }
+    if (!won && target > c->lowest_win_score - 1) target = c->lowest_win_score - 1;
+    while (c->best_score == SCORE_NONE || target > c->best_score) {
+        int found = value(c, root, target - 1, 0);
+        if (found >= target) break;
+        target = found;
+    }
+}
+
+/* ----- Python interface ------------------------------------------------------------- */
+static int read_u64(PyObject *obj, u64 *out) {
+    unsigned long long v = PyLong_AsUnsignedLongLong(obj);
+    if (v == (unsigned long long)-1 && PyErr_Occurred()) return -1;
+    *out = (u64)v;
+    return 0;
+}
+
+static int read_int_sequence(PyObject *seq, int *out, int limit, int *n, const char *what) {
+    PyObject *fast = PySequence_Fast(seq, what);
+    if (!fast) return -1;
+    Py_ssize_t len = PySequence_Fast_GET_SIZE(fast);
+    if (len > limit) {
+        Py_DECREF(fast);
+        PyErr_Format(PyExc_ValueError, "%s: %zd items, at most %d", what, len, limit);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < len; i++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
+        if (v == -1 && PyErr_Occurred()) { Py_DECREF(fast); return -1; }
+        out[i] = (int)v;
+    }
+    *n = (int)len;
+    Py_DECREF(fast);
+    return 0;
+}
+
+static int read_u64_sequence(PyObject *seq, u64 *out, int limit, int *n, const char *what) {
+    PyObject *fast = PySequence_Fast(seq, what);
+    if (!fast) return -1;
+    Py_ssize_t len = PySequence_Fast_GET_SIZE(fast);
+    if (len > limit) {
+        Py_DECREF(fast);
+        PyErr_Format(PyExc_ValueError, "%s: %zd items, at most %d", what, len, limit);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < len; i++) {
+        if (read_u64(PySequence_Fast_GET_ITEM(fast, i), &out[i]) < 0) { Py_DECREF(fast); return -1; }
+    }
+    *n = (int)len;
+    Py_DECREF(fast);
+    return 0;
+}
+
+static PyObject *line_list(const Move *line, int len) {
+    PyObject *list = PyList_New(len);
+    if (!list) return NULL;
+    for (int i = 0; i < len; i++) {
+        PyObject *move = Py_BuildValue("(iK)", line[i].target, (unsigned long long)line[i].payment);
+        if (!move) { Py_DECREF(list); return NULL; }
+        PyList_SET_ITEM(list, i, move);
+    }
+    return list;
+}
+
+static PyObject *score_object(int score) {
+    if (score == SCORE_NONE) Py_RETURN_NONE;
+    return PyLong_FromLong(score);
+}
+
+PyDoc_STRVAR(solve_doc,
+"solve(deck, dealt, capital, resources, palace, status, tables, mode, time_limit, max_states, max_table)\n"
+"\n"
+"The Adaman 'pruned' search, compiled.  deck: card indices top first; the state as in\n"
+"AdamanState; tables = (rank, personality_bits, shares, groups, touching_groups, by_rank,\n"
+"personality_total, lowest_win_score) with groups a sequence of (demand, touching,\n"
+"straddling) masks and touching_groups[i] a mask over group numbers; mode 'optimal' or\n"
+"'winnable'; time_limit (seconds), max_states, max_table: None for no limit.\n"
+"\n"
+"Returns (verdict, score, line, line_score, states, table_hits, unique, max_depth,\n"
+"exhausted) with verdict 'WON', 'LOST' or 'UNDECIDED', line a list of (target, payment)\n"
+"and exhausted '' or one of 'states', 'time', 'table'.");
+
+static PyObject *core_solve(PyObject *self, PyObject *args) {
+    PyObject *deck_obj, *capital_obj, *resources_obj, *palace_obj, *tables, *time_obj, *states_obj, *table_obj;
+    int dealt, status;
+    const char *mode;
+    if (!PyArg_ParseTuple(args, "OiOOOiOsOOO", &deck_obj, &dealt, &capital_obj, &resources_obj, &palace_obj,
+                          &status, &tables, &mode, &time_obj, &states_obj, &table_obj))
+        return NULL;
+    int optimal;
+    if (strcmp(mode, "optimal") == 0) optimal = 1;
+    else if (strcmp(mode, "winnable") == 0) optimal = 0;
+    else return PyErr_Format(PyExc_ValueError, "unknown mode %s", mode);
+
+    Ctx *c = calloc(1, sizeof(Ctx));
+    if (!c) return PyErr_NoMemory();
+    PyObject *result = NULL;
+    State root;
+    int n;
+
+    if (read_int_sequence(deck_obj, c->deck, MAX_CARDS, &c->size, "deck") < 0) goto done;
+    if (read_u64(capital_obj, &root.capital) < 0 || read_u64(resources_obj, &root.resources) < 0 ||
+        read_u64(palace_obj, &root.palace) < 0)
+        goto done;
+    root.dealt = dealt;
+    root.status = status;
+    if (dealt < 0 || dealt > c->size || status < 0 || status > 2) {
+        PyErr_SetString(PyExc_ValueError, "bad dealt count or status");
+        goto done;
+    }
+    {
+        PyObject *rank_obj, *pers_obj, *shares_obj, *groups_obj, *touching_obj, *by_rank_obj;
+        if (!PyArg_ParseTuple(tables, "OOOOOOii", &rank_obj, &pers_obj, &shares_obj, &groups_obj, &touching_obj,
+                              &by_rank_obj, &c->personality_total, &c->lowest_win_score))
+            goto done;
+        int nrank, nshares, ntouch;
+        if (read_int_sequence(rank_obj, c->rank, MAX_CARDS, &nrank, "rank") < 0) goto done;
+        if (read_u64(pers_obj, &c->pers) < 0) goto done;
+        if (read_u64_sequence(shares_obj, c->shares, MAX_CARDS, &nshares, "shares") < 0) goto done;
+        if (read_u64_sequence(touching_obj, c->touching_groups, MAX_CARDS, &ntouch, "touching_groups") < 0)
+            goto done;
+        if (read_int_sequence(by_rank_obj, c->by_rank, MAX_CARDS, &c->nby_rank, "by_rank") < 0) goto done;
+        if (nshares != nrank || ntouch != nrank) {
+            PyErr_SetString(PyExc_ValueError, "rank, shares and touching_groups differ in length");
+            goto done;
+        }
+        PyObject *groups = PySequence_Fast(groups_obj, "groups");
+        if (!groups) goto done;
+        Py_ssize_t ng = PySequence_Fast_GET_SIZE(groups);
+        if (ng > MAX_GROUPS) {
+            Py_DECREF(groups);
+            PyErr_SetString(PyExc_ValueError, "too many suit groups");
+            goto done;
+        }
+        for (Py_ssize_t g = 0; g < ng; g++) {
+            u64 triple[3];
+            if (read_u64_sequence(PySequence_Fast_GET_ITEM(groups, g), triple, 3, &n, "group") < 0 || n != 3) {
+                Py_DECREF(groups);
+                if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a group is (demand, touching, straddling)");
+                goto done;
+            }
+            c->g_demand[g] = triple[0];
+            c->g_touching[g] = triple[1];
+            c->g_straddling[g] = triple[2];
+        }
+        c->ngroups = (int)ng;
+        Py_DECREF(groups);
+        for (int i = 0; i < c->size; i++) {
+            if (c->deck[i] < 0 || c->deck[i] >= nrank) {
+                PyErr_SetString(PyExc_ValueError, "deck card index out of range");
+                goto done;
+            }
+        }
+        for (int i = 0; i < c->nby_rank; i++) {
+            if (c->by_rank[i] < 0 || c->by_rank[i] >= nrank) {
+                PyErr_SetString(PyExc_ValueError, "by_rank card index out of range");
+                goto done;
+            }
+        }
+        for (int k = 0; k < 3; k++) {
+            for (u64 chunk = 0; chunk <= CHUNK; chunk++) {
+                int total = 0;
+                for (int bit = 0; bit < CHUNK_BITS; bit++) {
+                    int index = CHUNK_BITS * k + bit;
+                    if (chunk >> bit & 1 && index < nrank) total += c->rank[index];
+                }
+                if (total > 255) {
+                    PyErr_SetString(PyExc_ValueError, "card ranks too large for the rank tables");
+                    goto done;
+                }
+                c->chunk[k][chunk] = (uint8_t)total;
+            }
+        }
+    }
+    c->dealt_mask[0] = 0;
+    for (int i = 0; i < c->size; i++) c->dealt_mask[i + 1] = c->dealt_mask[i] | 1ULL << c->deck[i];
+    for (int i = 0; i <= c->size; i++) c->undealt_mask[i] = c->dealt_mask[c->size] & ~c->dealt_mask[i];
+
+    c->time_limit = time_obj == Py_None ? -1.0 : PyFloat_AsDouble(time_obj);
+    if (c->time_limit == -1.0 && PyErr_Occurred()) goto done;
+    c->max_states = states_obj == Py_None ? -1 : PyLong_AsLongLong(states_obj);
+    if (c->max_states == -1 && PyErr_Occurred()) goto done;
+    c->max_table = table_obj == Py_None ? -1 : PyLong_AsLongLong(table_obj);
+    if (c->max_table == -1 && PyErr_Occurred()) goto done;
+
+    c->capacity = 1u << 16;
+    c->slots = calloc(c->capacity, sizeof(Slot));
+    if (!c->slots) { PyErr_NoMemory(); goto done; }
+    c->best_score = SCORE_NONE;
+    c->next_check = BUDGET_CHECK_EVERY;
+    clock_gettime(CLOCK_MONOTONIC, &c->started);
+
+    int won = 0;
+    if (setjmp(c->abort) == 0) {
+        if (optimal) run_optimal(c, &root);
+        else won = find_win(c, &root, 0);
+    }
+    if (c->exhausted == EXHAUSTED_SIGNAL) goto done;  /* the signal handler set the exception */
+    if (c->exhausted == EXHAUSTED_MEMORY && c->slots == NULL) { PyErr_NoMemory(); goto done; }
+
+    const char *verdict, *why = "";
+    PyObject *line;
+    int score = SCORE_NONE, line_score;
+    if (c->exhausted) {
+        verdict = c->best_score != SCORE_NONE && c->best_won ? "WON" : "UNDECIDED";
+        why = c->exhausted == EXHAUSTED_STATES ? "states" : c->exhausted == EXHAUSTED_TIME ? "time"
+            : c->exhausted == EXHAUSTED_TABLE ? "table" : "memory";
+        line = line_list(c->best_line, c->best_len);
+        line_score = c->best_score;
+    } else if (optimal) {
+        verdict = c->best_won ? "WON" : "LOST";
+        score = line_score = c->best_score;
+        line = line_list(c->best_line, c->best_len);
+    } else if (won) {
+        verdict = "WON";
+        line = line_list(c->path, c->win_len);
+        line_score = c->win_score;
+    } else {
+        verdict = "LOST";
+        line = line_list(c->best_line, c->best_len);
+        line_score = c->best_score;
+    }
+    if (!line) goto done;
+    result = Py_BuildValue("(sNNNLLKis)", verdict, score_object(score), line, score_object(line_score),
+                           c->states, c->table_hits, (unsigned long long)c->count, c->max_depth, why);
+
+done:
+    free(c->slots);
+    free(c);
+    return result;
+}
+
+static PyMethodDef core_methods[] = {
+    {"solve", core_solve, METH_VARARGS, solve_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef core_module = {
+    PyModuleDef_HEAD_INIT, "_adaman_core",
+    "The Adaman 'pruned' search compiled (see games/adaman.py, Adaman.compiled_solve).", -1, core_methods,
+};
+
+PyMODINIT_FUNC PyInit__adaman_core(void) { return PyModule_Create(&core_module); }
