@@ -189,8 +189,8 @@ static inline int terminal_score(const Ctx *c, const State *s) {
 
 /* legal_moves in its order, then order_moves: a stable sort on (not personality, waste). */
 static int ordered_moves(const Ctx *c, const State *s, Move *out) {
-    static __thread Move raw[MAX_MOVES];
-    static __thread unsigned char keys[MAX_MOVES];
+    Move raw[MAX_MOVES];
+    unsigned char keys[MAX_MOVES];
     int n = 0;
     u64 targets = s->capital | s->palace;
     while (targets) {
@@ -320,7 +320,6 @@ static inline u64 hash_key(Slot k) {
     return h;
 }
 
-static noreturn_stub(void);
 static void exceed(Ctx *c, int why) {
     c->exhausted = why;
     longjmp(c->abort, 1);
@@ -681,13 +680,12 @@ static PyObject *core_solve(PyObject *self, PyObject *args) {
     c->next_check = BUDGET_CHECK_EVERY;
     clock_gettime(CLOCK_MONOTONIC, &c->started);
 
-    int won = 0;
+    volatile int won = 0;
     if (setjmp(c->abort) == 0) {
         if (optimal) run_optimal(c, &root);
         else won = find_win(c, &root, 0);
     }
     if (c->exhausted == EXHAUSTED_SIGNAL) goto done;  /* the signal handler set the exception */
-    if (c->exhausted == EXHAUSTED_MEMORY && c->slots == NULL) { PyErr_NoMemory(); goto done; }
 
     const char *verdict, *why = "";
     PyObject *line;

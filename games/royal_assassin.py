@@ -60,8 +60,8 @@ wins early and its line walk follows the moves it searched; `order_moves` keeps 
 `score_upper_bound` and `can_still_win` share one sound test (a column whose remaining
 attack supply cannot pay for its cheapest kill never loses a Royal again; see `_doomed`).
 `search_moves` is the smaller list a search needs (no Joker placement while holding a card,
-E only when it is the only move), with the proofs in its docstring; the solver does not
-call it yet (it needs a contract hook).
+E only when it is the only move), with the proofs in its docstring; the pruned engines use
+it, the plain engine does not.
 """
 
 from __future__ import annotations
