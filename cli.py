@@ -10,9 +10,11 @@ import json
 import sys
 
 import click
+from tqdm import tqdm
 
 from games import GAMES, make_game
 from games.base import Game, UsurperError
+from solver import benchmark
 from solver.search import ENGINES, Budget, SolveResult, solve
 from solver.verify import check_claim, replay_text
 
@@ -142,6 +144,35 @@ def verify(game, seed, deal_text, variants, moves, as_json):
         click.echo(f"Legal, {played.played} moves: {outcome.result.upper()} ({outcome.reason}), score {outcome.score}")
     if not played.ok:
         sys.exit(1)
+
+
+@usurper.command()
+@click.argument("game", type=click.Choice(sorted(GAMES), case_sensitive=False))
+@click.option("--seeds", default="0-99", show_default=True, help="Inclusive seed range A-B.")
+@click.option("--mode", type=click.Choice(["optimal", "winnable"]), default="optimal", show_default=True)
+@click.option("--engine", type=click.Choice(ENGINES), default="pruned", show_default=True)
+@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=60.0, show_default=True,
+              help="Seconds per deal.")
+@click.option("--baseline", type=click.Choice(ENGINES), help="Also run this engine on each deal, side by side.")
+@click.option("--baseline-limit", type=click.FloatRange(min=0, min_open=True), default=10.0, show_default=True)
+@click.option("--variant", "variants", multiple=True, help="Variant switch, repeatable or comma separated.")
+@click.option("--quick", is_flag=True, help="Seeds 0-19, 2 s each, plain baseline at 1 s: under a minute.")
+@click.option("--verbose", is_flag=True, help="One line per deal.")
+def bench(game, seeds, mode, engine, time_limit, baseline, baseline_limit, variants, quick, verbose):
+    """Solve a seed range and print decided %, time percentiles, states, win rate (Wilson 95 %)."""
+    rules = make_game(game, variants)
+    if quick:
+        seeds, time_limit, baseline, baseline_limit = "0-19", 2.0, "plain", 1.0
+    seed_range = benchmark.parse_seed_range(seeds)
+    with tqdm(total=len(seed_range), unit="deal", disable=None, leave=False) as bar:
+        def each(row):
+            bar.update(1)
+            if verbose:
+                bar.write(f"seed {row['seed']}: {row['verdict']} score={row['score']} "
+                          f"states={row['states']} {row['seconds']:.3f}s")
+        rows = benchmark.run(rules, seed_range, mode, engine, time_limit, baseline, baseline_limit, each)
+    click.echo(f"{rules.name} ({rules.variant}), time limit {time_limit:g} s per deal")
+    click.echo("\n".join(benchmark.summary(rows, mode, engine, baseline)))
 
 
 def load_deal(game: str, seed, deal_text, variants) -> tuple[Game, tuple]:

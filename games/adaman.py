@@ -15,6 +15,7 @@ Choices made where the spec is silent (a player at the table would expect the sa
 
 from __future__ import annotations
 
+import time
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -23,6 +24,7 @@ from games.base import (
     LOST_UTTERLY,
     WON,
     DealError,
+    EngineError,
     Game,
     MoveError,
     Outcome,
@@ -130,6 +132,7 @@ class Adaman(Game):
         self.max_score = self.personality_total + sum(non_personality_ranks[: ROW_SIZE - 1])
         self.variant = self._variant_text()
         self._prepare_bounds()
+        self._tables_for_c = None  # built on the first compiled_solve
 
     # ----- variants -------------------------------------------------------------------
     @classmethod
@@ -417,6 +420,49 @@ class Adaman(Game):
                 if not count:
                     break
         return total
+
+    # ----- compiled engine (engine "compiled": games/_adaman_core.c) --------------------
+    def compiled_solve(self, state: AdamanState, mode: str, budget):
+        """The "pruned" search of solver/search.py run in C, on the tables of this instance
+        (`_compiled_tables`); the result is a SolveResult like the Python engine's.  The
+        Excuse variant (a second kind of decision) is not covered: EngineError."""
+        from solver.search import LOST, UNDECIDED, WON, SolveResult, Stats
+
+        if self.excuse:
+            raise EngineError("the compiled Adaman engine does not cover the excuse variant; "
+                              "use --engine pruned")
+        try:
+            from games import _adaman_core
+        except ImportError as exc:
+            raise EngineError(f"the compiled Adaman engine is not built ({exc}); "
+                              "run `pip install -e .` with a C compiler") from None
+        started = time.perf_counter()
+        verdict, score, line, line_score, states, hits, unique, depth, why = _adaman_core.solve(
+            state.deal.cards, state.dealt, state.capital, state.resources, state.palace, state.status,
+            self._compiled_tables(), mode, budget.time_limit, budget.max_states, budget.max_table,
+        )
+        stats = Stats(states, hits, unique, depth, time.perf_counter() - started)
+        exhausted = {
+            "": "", "states": f"state budget of {budget.max_states} states",
+            "time": f"time limit of {budget.time_limit:g} s" if budget.time_limit is not None else "",
+            "table": f"transposition table cap of {budget.max_table} entries",
+            "memory": "memory for the transposition table",
+        }[why]
+        verdict = {"WON": WON, "LOST": LOST, "UNDECIDED": UNDECIDED}[verdict]
+        return SolveResult(verdict, score, line, line_score, mode, "compiled", stats, exhausted)
+
+    def _compiled_tables(self) -> tuple:
+        """Everything the C search knows about the cards, from this instance: ranks,
+        personalities, suit sharing, the Hall suit groups, the keepable order, totals."""
+        if self._tables_for_c is None:
+            group_masks = tuple(
+                sum(1 << g for g in groups) for groups in self._touching_groups
+            )
+            self._tables_for_c = (
+                RANK, PERSONALITY_BITS, SHARES, self._hall_groups, group_masks, self._by_rank,
+                self.personality_total, self.lowest_win_score,
+            )
+        return self._tables_for_c
 
     # ----- helpers ----------------------------------------------------------------------
     def _deal(self, tables: DealTables, dealt: int, capital: int, resources: int, palace: int) -> AdamanState:

@@ -32,6 +32,9 @@ inherits the neutral defaults here):
     order_moves(state, moves)   -> list  the order in which to try moves (wins early first)
     search_moves(state)         -> list  legal_moves less moves proved dominated (never
                                          changes the best score reachable; see each game)
+    compiled_solve(state, mode, budget) -> SolveResult | None
+                                         the game's own compiled search (engine "compiled"),
+                                         the same algorithm as engine "pruned"; None: none
 """
 
 from __future__ import annotations
@@ -59,6 +62,10 @@ class MoveError(UsurperError):
 
 class VariantError(UsurperError):
     """An unknown variant, or a combination the rules do not allow."""
+
+
+class EngineError(UsurperError, ValueError):
+    """A search engine this game (or this variant of it) does not offer."""
 
 
 WON = "won"
@@ -149,6 +156,10 @@ class Game(ABC):
 
     def search_moves(self, state: State) -> Sequence[Move]:
         return self.legal_moves(state)
+
+    def compiled_solve(self, state: State, mode: str, budget: Any) -> Any:
+        """A `solver.search.SolveResult` from a compiled engine, or None: no compiled engine."""
+        return None
 
     # Shared helpers built on the verbs.
     def parse_line(self, state: State, text: str) -> list[Move]:

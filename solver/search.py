@@ -14,7 +14,8 @@ search that finished; a search whose time, state or table budget ran out says UN
 (with the best line it had found, never presented as optimal).  `engine="plain"` is the
 baseline of issue 2 (no bounds); `engine="pruned"` adds the game's score_upper_bound hook
 as branch and bound; `engine="cpsat"` also asks the game's refined_upper_bound (CP-SAT)
-near the root.
+near the root; `engine="compiled"` hands the search to the game's compiled_solve hook (for
+Adaman the "pruned" search in C, games/_adaman_core.c; ValueError when a game has none).
 """
 
 from __future__ import annotations
@@ -24,10 +25,10 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.base import Game
+from games.base import EngineError, Game
 
 WON, LOST, UNDECIDED = "WON", "LOST", "UNDECIDED"
-ENGINES = ("plain", "pruned", "cpsat")
+ENGINES = ("plain", "pruned", "cpsat", "compiled")
 #: With engine "cpsat", nodes this shallow whose fast bound does not cut them also ask the
 #: game's refined (slower, CP-SAT) bound.
 REFINED_BOUND_DEPTH = 1
@@ -78,6 +79,11 @@ def solve(game: Game, state: Any, mode: str = "optimal", engine: str = "pruned",
         raise ValueError(f"{game.name}: the solver handles single-player deterministic games only")
     if mode not in ("optimal", "winnable") or engine not in ENGINES:
         raise ValueError(f"unknown mode {mode!r} or engine {engine!r}")
+    if engine == "compiled":  # the game's own compiled search: the "pruned" algorithm in C
+        result = game.compiled_solve(state, mode, budget)
+        if result is None:
+            raise EngineError(f"no compiled engine for {game.name}")
+        return result
     search = _Search(game, engine, budget)
     old_limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(old_limit, 20_000))
