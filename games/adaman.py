@@ -271,6 +271,8 @@ class Adaman(Game):
             if (card, 0) not in legal:
                 raise MoveError(f"{DECKTET[card].name} is not an Excuse choice here")
             return card, 0
+        if (state.capital | state.resources) & EXCUSE_BIT:
+            raise MoveError("an Excuse choice is pending: expected 'Excuse: Card'")
         if "<-" not in text:
             raise MoveError("expected 'Target <- Card + Card' (or 'Excuse: Card' at an Excuse choice)")
         left, right = text.split("<-", 1)
