@@ -33,6 +33,9 @@ ENGINES = ("plain", "pruned", "cpsat", "compiled")
 #: game's refined (slower, CP-SAT) bound.
 REFINED_BOUND_DEPTH = 1
 BUDGET_CHECK_EVERY = 4096
+#: Rounds of limited discrepancy search (0, 1, ... departures from the move order) tried
+#: for a quick win before the complete search.
+LDS_ROUNDS = 5
 
 
 @dataclass(frozen=True)
@@ -142,7 +145,7 @@ class _Search:
     def _first_target(self, root) -> int:
         """The root's bound, lowered below any win's score when a winnability search
         proves there is none."""
-        won = self.find_win(root, 0)
+        won = self.search_win(root)
         if won:
             self._note_terminal_line(self._line_score(root, self.path), self.path)
         self.path = []
@@ -202,13 +205,51 @@ class _Search:
     def run_winnable(self, root) -> SolveResult:
         self.root = root
         try:
-            won = self.find_win(root, 0)
+            won = self.search_win(root)
         except BudgetExceeded as exc:
             return self._undecided("winnable", str(exc))
         if won:
             line = list(self.path)
             return self._result(WON, None, line, self._line_score(root, line), "winnable")
         return self._result(LOST, None, self.best_line, self.best_score, "winnable")
+
+    def search_win(self, root) -> bool:
+        """With bounds on, a few rounds of limited discrepancy search first (Harvey and
+        Ginsberg): lines that leave the move order at most k times, for k = 0, 1, ...
+        Wins that the move order nearly finds turn up long before a depth-first search
+        that went wrong near the root has emptied its subtree.  Such a restricted search
+        only ever proves a win; without one, the complete search decides."""
+        if self.bounded:
+            for allowed in range(LDS_ROUNDS):
+                self.tried = {}
+                if self.find_win_within(root, allowed, 0):
+                    return True
+            self.tried = {}
+        return self.find_win(root, 0)
+
+    def find_win_within(self, state, allowed: int, depth: int) -> bool:
+        """find_win over the lines that leave the move order at most `allowed` times."""
+        game = self.game
+        key = game.key(state)
+        if self.tried.get(key, -1) >= allowed:
+            self.stats.table_hits += 1
+            return False
+        self._count(depth)
+        outcome = game.outcome(state)
+        if outcome is not None:
+            self._note_terminal(outcome.score)
+            if outcome.won:
+                return True
+        elif game.can_still_win(state):
+            for rank, move in enumerate(self._moves(state)):
+                if rank and not allowed:
+                    break
+                self.path.append(move)
+                if self.find_win_within(game.apply(state, move), allowed - (rank > 0), depth + 1):
+                    return True
+                self.path.pop()
+        self.tried[key] = allowed if outcome is None and game.can_still_win(state) else LDS_ROUNDS
+        return False
 
     def find_win(self, state, depth: int) -> bool:
         """True when a win is reachable; `self.path` then holds the moves to it."""
