@@ -23,7 +23,6 @@ from games.base import (
     LOST,
     LOST_UTTERLY,
     WON,
-    DealError,
     EngineError,
     Game,
     MoveError,
@@ -184,8 +183,7 @@ class Adaman(Game):
 
     def initial_state(self, deal: tuple) -> AdamanState:
         """Set-up (§4) is one DEAL on empty rows; it may already end in an utter loss."""
-        if sorted(card.id for card in deal) != sorted(card.id for card in self.cards):
-            raise DealError("the deal does not hold exactly the cards of this variant's deck")
+        self.check_deal(deal)
         cards = tuple(card.index for card in deal)
         dealt_mask = [0]
         for index in cards:
@@ -428,6 +426,7 @@ class Adaman(Game):
         """The "pruned" search of solver/search.py run in C, on the tables of this instance
         (`_compiled_tables`); the result is a SolveResult like the Python engine's.  The
         Excuse variant (a second kind of decision) is not covered: EngineError."""
+        from solver import search
         from solver.search import LOST, UNDECIDED, WON, SolveResult, Stats
 
         if self.excuse:
@@ -442,6 +441,7 @@ class Adaman(Game):
         verdict, score, line, line_score, states, hits, unique, depth, why = _adaman_core.solve(
             state.deal.cards, state.dealt, state.capital, state.resources, state.palace, state.status,
             self._compiled_tables(), mode, budget.time_limit, budget.max_states, budget.max_table,
+            getattr(search, "LDS_ROUNDS", 0),  # the winnability search's discrepancy rounds
         )
         stats = Stats(states, hits, unique, depth, time.perf_counter() - started)
         exhausted = {

@@ -92,6 +92,8 @@ class Game(ABC):
 
     name: str = ""
     variant: str = "standard"
+    #: The cards of the deck in use, in canonical order (what a seed shuffles).
+    cards: tuple = ()
     #: The highest score any line of any deal can reach; the solver stops early on it.
     max_score: int = 0
     #: No win scores less, and no loss reaches it (every game here ranks wins above losses).
@@ -162,6 +164,11 @@ class Game(ABC):
         return None
 
     # Shared helpers built on the verbs.
+    def check_deal(self, deal: Deal) -> None:
+        """A deal built in code (not parsed) must still hold exactly this variant's cards."""
+        if sorted(card.id for card in deal) != sorted(card.id for card in self.cards):
+            raise DealError("the deal does not hold exactly the cards of this variant's deck")
+
     def parse_line(self, state: State, text: str) -> list[Move]:
         """Parse a ';'-separated line of moves, each checked against the position it is played in."""
         moves = []

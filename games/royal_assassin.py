@@ -213,8 +213,7 @@ class RoyalAssassin(Game):
 
     def initial_state(self, deal: tuple) -> RoyalAssassinState:
         """Setup (§3; V1, V2): Royals to their columns, number cards (and V1 Jokers) to the reserve."""
-        if sorted(card.id for card in deal) != sorted(card.id for card in self.cards):
-            raise DealError("the deal does not hold exactly the cards of this variant's deck")
+        self.check_deal(deal)
         stock = tuple(card.id for card in deal)
         columns: list[tuple[int, ...]] = [(), (), (), ()]
         reserve: list[int] = []

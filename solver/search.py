@@ -222,56 +222,43 @@ class _Search:
         if self.bounded:
             for allowed in range(LDS_ROUNDS):
                 self.tried = {}
-                if self.find_win_within(root, allowed, 0):
+                if self.find_win(root, 0, allowed):
                     return True
             self.tried = {}
         return self.find_win(root, 0)
 
-    def find_win_within(self, state, allowed: int, depth: int) -> bool:
-        """find_win over the lines that leave the move order at most `allowed` times."""
-        game = self.game
-        key = game.key(state)
-        if self.tried.get(key, -1) >= allowed:
-            self.stats.table_hits += 1
-            return False
-        self._count(depth)
-        outcome = game.outcome(state)
-        if outcome is not None:
-            self._note_terminal(outcome.score)
-            if outcome.won:
-                return True
-        elif game.can_still_win(state):
-            for rank, move in enumerate(self._moves(state)):
-                if rank and not allowed:
-                    break
-                self.path.append(move)
-                if self.find_win_within(game.apply(state, move), allowed - (rank > 0), depth + 1):
-                    return True
-                self.path.pop()
-        self.tried[key] = allowed if outcome is None and game.can_still_win(state) else LDS_ROUNDS
-        return False
+    def find_win(self, state, depth: int, allowed: int | None = None) -> bool:
+        """True when a win is reachable; `self.path` then holds the moves to it.
 
-    def find_win(self, state, depth: int) -> bool:
-        """True when a win is reachable; `self.path` then holds the moves to it."""
+        With `allowed`, only lines leaving the move order at most that many times are
+        searched (one round of limited discrepancy search), and what failed is remembered
+        per round in `self.tried` with the discrepancies it had, not in the table."""
         game = self.game
         key = game.key(state)
-        if key in self.table:
+        complete = allowed is None
+        if key in self.table if complete else self.tried.get(key, -1) >= allowed:
             self.stats.table_hits += 1
             return False
         self._count(depth)
         outcome = game.outcome(state)
+        dead = True
         if outcome is not None:
             self._note_terminal(outcome.score)
             if outcome.won:
                 return True
         elif not self.bounded or game.can_still_win(state):
-            moves = self._moves(state)
-            for move in moves:
+            dead = False
+            for rank, move in enumerate(self._moves(state)):
+                if not complete and rank and not allowed:
+                    break
                 self.path.append(move)
-                if self.find_win(game.apply(state, move), depth + 1):
+                if self.find_win(game.apply(state, move), depth + 1, None if complete else allowed - (rank > 0)):
                     return True
                 self.path.pop()
-        self._store(key, None, True)
+        if complete:
+            self._store(key, None, True)
+        else:
+            self._remember(self.tried, key, LDS_ROUNDS if dead else allowed)
         return False
 
     def _moves(self, state) -> list:
@@ -296,10 +283,13 @@ class _Search:
                 raise BudgetExceeded(f"time limit of {budget.time_limit:g} s")
 
     def _store(self, key, value, exact: bool) -> None:
+        self._remember(self.table, key, (value, exact))
+
+    def _remember(self, table: dict, key, entry) -> None:
         limit = self.budget.max_table
-        if limit is not None and len(self.table) >= limit and key not in self.table:
+        if limit is not None and len(table) >= limit and key not in table:
             raise BudgetExceeded(f"transposition table cap of {limit} entries")
-        self.table[key] = (value, exact)
+        table[key] = entry
 
     def _note_terminal_line(self, score: int, line: list) -> None:
         if self.best_score is None or score > self.best_score:
