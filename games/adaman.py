@@ -295,6 +295,23 @@ class Adaman(Game):
         """Personalities first (they score and win), then the cheapest payments (least waste)."""
         return sorted(moves, key=lambda m: (not PERSONALITY_BITS >> m[0] & 1, rank_sum(m[1]) - RANK[m[0]]))
 
+    def search_moves(self, state: AdamanState) -> list[tuple[int, int]]:
+        """`legal_moves`, less overpayments once the deck is empty.
+
+        With the deck empty nothing is dealt again, and a position whose Resources hold
+        more cards (all else equal) is worth at least as much: every line from the smaller
+        one can be played from it, reaching the same Capital and Palace with a superset of
+        Resources, so the same end with at least the same leftover (a win) or the same
+        controlled personalities (a loss; nothing can be lost utterly).  A payment with a
+        card it does not need leaves a subset of what paying without that card leaves, so
+        only payments from which no card can be dropped are searched.
+        """
+        moves = self.legal_moves(state)
+        if state.dealt < len(state.deal.cards):
+            return moves
+        return [(target, payment) for target, payment in moves if not payment or all(
+            rank_sum(payment & ~(1 << card)) < RANK[target] for card in bits(payment))]
+
     def score_upper_bound(self, state: AdamanState) -> int:
         """No line from `state` scores more than this (branch and bound, issue 3).
 
@@ -460,9 +477,12 @@ class Adaman(Game):
             group_masks = tuple(
                 sum(1 << g for g in groups) for groups in self._touching_groups
             )
+            # search_moves: with the deck empty only minimal payments (when this class
+            # prunes the others; the Game default keeps every legal move)
+            minimal = type(self).search_moves is not Game.search_moves
             self._tables_for_c = (
                 RANK, PERSONALITY_BITS, SHARES, self._hall_groups, group_masks, self._by_rank,
-                self.personality_total, self.lowest_win_score,
+                self.personality_total, self.lowest_win_score, minimal,
             )
         return self._tables_for_c
 
