@@ -56,7 +56,7 @@ def search_options(func):
     func = click.option("--engine", type=click.Choice(ENGINES), default="pruned", show_default=True,
                         help="'plain' is the baseline DFS + transposition table.")(func)
     func = click.option("--max-table", type=click.IntRange(min=1), default=20_000_000, show_default=True,
-                        help="Transposition table entries at most (the memory cap).")(func)
+                        help="Transposition table entries at most: the memory cap (Adaman: about 150 bytes an entry).")(func)
     func = click.option("--max-states", type=click.IntRange(min=1), help="Stop after this many states.")(func)
     func = click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=60.0,
                         show_default=True, help="Seconds before the search gives up (UNDECIDED).")(func)
