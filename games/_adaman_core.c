@@ -6,13 +6,20 @@
  *   - rules: legal_moves (every (target, payment) with a non-empty payment of resources
  *     sharing a suit with the target, rank sum >= target rank), apply (win check before
  *     any dealing, DEAL with Palace overflow), outcome and score;
- *   - hooks: order_moves (personalities first, then least waste; a stable sort of the
+ *   - hooks: search_moves (legal_moves, less non-minimal payments once the deck is empty,
+ *     when the Python side says its search_moves does that), order_moves (personalities first, then least waste; a stable sort of the
  *     legal_moves order), score_upper_bound (_relaxation, _hall_slacks, _best_keepable),
  *     can_still_win;
- *   - search: find_win (winnable mode; the table holds refuted states) and, in optimal
- *     mode, find_win then aspiration probes with value(): the incumbent raises the floor,
- *     table entries are (value, exact) with inexact = upper bound trusted only at or below
- *     the caller's floor, exactness judged against the floor at the end of the loop.
+ *   - search: search_win (the winnable mode: rounds of limited discrepancy search,
+ *     LDS_ROUNDS of solver/search.py passed in, then the complete find_win whose table
+ *     holds refuted states) and, in optimal mode, search_win then aspiration probes with
+ *     value(): the incumbent raises the floor, table entries are (value, exact) with
+ *     inexact = upper bound trusted only at or below the caller's floor, exactness judged
+ *     against the floor at the end of the loop.
+ *
+ * Apart from the order of memory accesses (children are made a few moves ahead and their
+ * table slots prefetched), every node is the Python engine's: the tests compare verdicts,
+ * scores, lines and even the state, hit, table and depth counts.
  *
  * The module knows no card: ranks, personality bits, suit sharing, the Hall suit groups
  * and the keepable order all come from the Adaman instance (Adaman._compiled_tables), so
@@ -23,7 +30,7 @@
  * packing of (dealt, Capital, Resources, Palace, status): 2 bits per card index (0 none,
  * 1 Capital, 2 Resources, 3 Palace; the rows are disjoint), the dealt count and the
  * status.  The full key is stored; there is no lossy hashing.  The table holds at most
- * max_table entries, like the Python dict under Budget.max_table; reaching the cap ends
+ * max_table entries, like the Python dicts under Budget.max_table; reaching the cap ends
  * the search (UNDECIDED).  Its slot array starts small and doubles while under the cap,
  * so a small search does not commit the memory of a 20-million-entry table.
  */
@@ -48,6 +55,9 @@ typedef uint64_t u64;
 #define CHUNK_BITS 15
 #define CHUNK ((1u << CHUNK_BITS) - 1)
 #define BUDGET_CHECK_EVERY 4096
+#ifndef PREFETCH_AHEAD
+#define PREFETCH_AHEAD 3
+#endif
 
 enum { PLAYING = 0, FINISHED_WON = 1, FINISHED_UTTER = 2 };
 enum { EXHAUSTED_NONE = 0, EXHAUSTED_STATES, EXHAUSTED_TIME, EXHAUSTED_TABLE, EXHAUSTED_SIGNAL,
@@ -79,6 +89,13 @@ typedef struct {
 } Slot;
 
 typedef struct {
+    Slot *slots;
+    u64 capacity;                     /* power of two */
+    u64 count;
+    long long cap;                    /* entries at most; < 0: none */
+} Table;
+
+typedef struct {
     /* deal */
     int size;
     int deck[MAX_CARDS];
@@ -94,19 +111,19 @@ typedef struct {
     int nby_rank;
     int by_rank[MAX_CARDS];
     int personality_total, lowest_win_score;
+    int minimal_payments;             /* search_moves: only minimal payments once the deck is empty */
     uint8_t chunk[3][1u << CHUNK_BITS];
     /* budgets */
     double time_limit;                /* < 0: none */
     long long max_states;             /* < 0: none */
-    long long max_table;              /* < 0: none */
     struct timespec started;
     long long next_check;
     jmp_buf abort;
     int exhausted;
-    /* table */
-    Slot *slots;
-    u64 capacity;                     /* power of two */
-    u64 count;
+    /* tables: the transposition table, and the deviations tried per state in the rounds
+     * of limited discrepancy search (Python's `tried`), each capped at max_table entries */
+    Table table, tried;
+    int lds_rounds;
     /* stats */
     long long states, table_hits;
     int max_depth;
@@ -118,6 +135,7 @@ typedef struct {
     int best_won;
     int win_len, win_score;
     Move moves[MAX_DEPTH][MAX_MOVES];
+    State children[MAX_DEPTH][MAX_MOVES];
 } Ctx;
 
 /* ----- ranks ------------------------------------------------------------------------ */
@@ -125,7 +143,13 @@ static inline int rank_sum(const Ctx *c, u64 mask) {
     return c->chunk[0][mask & CHUNK] + c->chunk[1][(mask >> 15) & CHUNK] + c->chunk[2][(mask >> 30) & CHUNK];
 }
 
-static inline int popcount(u64 x) { return __builtin_popcountll(x); }
+/* SWAR popcount: __builtin_popcountll is a library call without -mpopcnt. */
+static inline int popcount(u64 x) {
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+}
 static inline int lowest(u64 x) { return __builtin_ctzll(x); }
 
 /* ----- the rules -------------------------------------------------------------------- */
@@ -187,8 +211,21 @@ static inline int terminal_score(const Ctx *c, const State *s) {
     return rank_sum(c, c->dealt_mask[s->dealt] & c->pers & ~s->capital & ~s->palace);
 }
 
-/* legal_moves in its order, then order_moves: a stable sort on (not personality, waste). */
+/* A payment from which some card can be dropped (it still pays `need`). */
+static inline int not_minimal(const Ctx *c, u64 payment, int paid, int need) {
+    while (payment) {
+        int card = lowest(payment);
+        payment &= payment - 1;
+        if (paid - c->rank[card] >= need) return 1;
+    }
+    return 0;
+}
+
+/* search_moves in the order of legal_moves, then order_moves: a stable sort on (not
+ * personality, waste).  search_moves is legal_moves, less (when the game asks for it,
+ * c->minimal_payments) the payments that are not minimal once the deck is empty. */
 static int ordered_moves(const Ctx *c, const State *s, Move *out) {
+    int minimal = c->minimal_payments && s->dealt == c->size;
     Move raw[MAX_MOVES];
     unsigned char keys[MAX_MOVES];
     int n = 0;
@@ -203,7 +240,7 @@ static int ordered_moves(const Ctx *c, const State *s, Move *out) {
         u64 payment = usable;
         while (payment) {
             int paid = rank_sum(c, payment);
-            if (paid >= need) {
+            if (paid >= need && !(minimal && not_minimal(c, payment, paid, need))) {
                 int waste = paid - need;
                 if (waste > 127) waste = 127;
                 raw[n].target = t;
@@ -326,49 +363,68 @@ static void exceed(Ctx *c, int why) {
 }
 
 /* The slot holding key k, or the empty slot where it would go. */
-static inline Slot *find_slot(const Ctx *c, Slot k) {
-    u64 mask = c->capacity - 1, i = hash_key(k) & mask;
+static inline Slot *find_slot(const Table *t, Slot k) {
+    u64 mask = t->capacity - 1, i = hash_key(k) & mask;
     for (;;) {
-        Slot *slot = &c->slots[i];
+        Slot *slot = &t->slots[i];
         if (!(slot->hi & HI_USED)) return slot;
         if (slot->lo == k.lo && (slot->hi & HI_KEY_MASK) == k.hi) return slot;
         i = (i + 1) & mask;
     }
 }
 
-static void grow(Ctx *c) {
-    u64 old_capacity = c->capacity;
-    Slot *old = c->slots;
-    Slot *slots = calloc(old_capacity * 2, sizeof(Slot));
+static Slot *new_slots(u64 capacity) { return calloc(capacity, sizeof(Slot)); }
+
+static int table_init(Table *t, long long cap) {
+    t->capacity = 1u << 16;
+    t->count = 0;
+    t->cap = cap;
+    t->slots = new_slots(t->capacity);
+    return t->slots ? 0 : -1;
+}
+
+static inline void prefetch_slot(const Table *t, Slot k) {
+    __builtin_prefetch(&t->slots[hash_key(k) & (t->capacity - 1)]);
+}
+
+static void grow(Ctx *c, Table *t) {
+    u64 old_capacity = t->capacity;
+    Slot *old = t->slots;
+    Slot *slots = new_slots(old_capacity * 2);
     if (!slots) exceed(c, EXHAUSTED_MEMORY);
-    c->slots = slots;
-    c->capacity = old_capacity * 2;
+    t->slots = slots;
+    t->capacity = old_capacity * 2;
     for (u64 i = 0; i < old_capacity; i++) {
         if (old[i].hi & HI_USED) {
             Slot k = {old[i].lo, old[i].hi & HI_KEY_MASK};
-            *find_slot(c, k) = old[i];
+            *find_slot(t, k) = old[i];
         }
     }
     free(old);
 }
 
-static void store(Ctx *c, Slot k, int value, int exact) {
-    Slot *slot = find_slot(c, k);
+/* Python's _store: a new key beyond the cap ends the search. */
+static void store(Ctx *c, Table *t, Slot k, int value, int exact) {
+    Slot *slot = find_slot(t, k);
     if (!(slot->hi & HI_USED)) {
-        if (c->max_table >= 0 && (long long)c->count >= c->max_table) exceed(c, EXHAUSTED_TABLE);
-        if ((c->count + 1) * 10 > c->capacity * 7) {
-            grow(c);
-            slot = find_slot(c, k);
+        if (t->cap >= 0 && (long long)t->count >= t->cap) exceed(c, EXHAUSTED_TABLE);
+        if ((t->count + 1) * 10 > t->capacity * 7) {
+            grow(c, t);
+            slot = find_slot(t, k);
         }
-        c->count++;
+        t->count++;
     }
     slot->lo = k.lo;
     slot->hi = k.hi | HI_USED | (exact ? HI_EXACT : 0) | (u64)(value + VALUE_OFFSET) << HI_VALUE_SHIFT;
 }
 
-static void clear_table(Ctx *c) {
-    memset(c->slots, 0, c->capacity * sizeof(Slot));
-    c->count = 0;
+static inline int slot_value(const Slot *slot) {
+    return (int)((slot->hi >> HI_VALUE_SHIFT) & 0xFFFF) - VALUE_OFFSET;
+}
+
+static void clear_table(Table *t) {
+    memset(t->slots, 0, t->capacity * sizeof(Slot));
+    t->count = 0;
 }
 
 /* ----- bookkeeping ------------------------------------------------------------------ */
@@ -399,9 +455,49 @@ static inline void note_terminal(Ctx *c, int score, int won, int depth) {
 }
 
 /* ----- search ----------------------------------------------------------------------- */
+/* find_win_within: find_win over the lines that leave the move order at most `allowed`
+ * times (one round of limited discrepancy search). */
+static int find_win_within(Ctx *c, const State *s, int allowed, int depth) {
+    Slot k = pack(s);
+    Slot *slot = find_slot(&c->tried, k);
+    if ((slot->hi & HI_USED) && slot_value(slot) >= allowed) {
+        c->table_hits++;
+        return 0;
+    }
+    count_state(c, depth);
+    int terminal = s->status != PLAYING || !has_move(c, s), open = 0;
+    if (terminal) {
+        int score = terminal_score(c, s);
+        note_terminal(c, score, s->status == FINISHED_WON, depth);
+        if (s->status == FINISHED_WON) {
+            c->win_len = depth;
+            c->win_score = score;
+            return 1;
+        }
+    } else if (can_still_win(c, s)) {
+        open = 1;
+        if (depth >= MAX_DEPTH) exceed(c, EXHAUSTED_MEMORY);
+        Move *moves = c->moves[depth];
+        State *children = c->children[depth];
+        int n = ordered_moves(c, s, moves), made = 0;
+        if (!allowed && n > 1) n = 1;
+        for (int i = 0; i < n; i++) {
+            while (made < n && made <= i + PREFETCH_AHEAD) {  /* as in value() */
+                children[made] = apply_move(c, s, moves[made]);
+                prefetch_slot(&c->tried, pack(&children[made]));
+                made++;
+            }
+            c->path[depth] = moves[i];
+            if (find_win_within(c, &children[i], allowed - (i > 0), depth + 1)) return 1;
+        }
+    }
+    store(c, &c->tried, k, open ? allowed : c->lds_rounds, 1);
+    return 0;
+}
+
 static int find_win(Ctx *c, const State *s, int depth) {
     Slot k = pack(s);
-    if (find_slot(c, k)->hi & HI_USED) {
+    if (find_slot(&c->table, k)->hi & HI_USED) {
         c->table_hits++;
         return 0;
     }
@@ -418,23 +514,38 @@ static int find_win(Ctx *c, const State *s, int depth) {
     } else if (can_still_win(c, s)) {
         if (depth >= MAX_DEPTH) exceed(c, EXHAUSTED_MEMORY);
         Move *moves = c->moves[depth];
-        int n = ordered_moves(c, s, moves);
+        State *children = c->children[depth];
+        int n = ordered_moves(c, s, moves), made = 0;
         for (int i = 0; i < n; i++) {
+            while (made < n && made <= i + PREFETCH_AHEAD) {  /* as in value() */
+                children[made] = apply_move(c, s, moves[made]);
+                prefetch_slot(&c->table, pack(&children[made]));
+                made++;
+            }
             c->path[depth] = moves[i];
-            State child = apply_move(c, s, moves[i]);
-            if (find_win(c, &child, depth + 1)) return 1;
+            if (find_win(c, &children[i], depth + 1)) return 1;
         }
     }
-    store(c, k, 0, 1);
+    store(c, &c->table, k, 0, 1);
     return 0;
+}
+
+/* search_win: a few rounds of limited discrepancy search, then the complete find_win. */
+static int search_win(Ctx *c, const State *root) {
+    for (int allowed = 0; allowed < c->lds_rounds; allowed++) {
+        clear_table(&c->tried);
+        if (find_win_within(c, root, allowed, 0)) return 1;
+    }
+    clear_table(&c->tried);
+    return find_win(c, root, 0);
 }
 
 static int value(Ctx *c, const State *s, int floor, int depth) {
     if (c->best_score != SCORE_NONE && c->best_score > floor) floor = c->best_score;
     Slot k = pack(s);
-    Slot *slot = find_slot(c, k);
+    Slot *slot = find_slot(&c->table, k);
     if (slot->hi & HI_USED) {
-        int known = (int)((slot->hi >> HI_VALUE_SHIFT) & 0xFFFF) - VALUE_OFFSET;
+        int known = slot_value(slot);
         if ((slot->hi & HI_EXACT) || known <= floor) {
             c->table_hits++;
             return known;
@@ -444,35 +555,43 @@ static int value(Ctx *c, const State *s, int floor, int depth) {
     if (s->status != PLAYING || !has_move(c, s)) {
         int score = terminal_score(c, s);
         note_terminal(c, score, s->status == FINISHED_WON, depth);
-        store(c, k, score, 1);
+        store(c, &c->table, k, score, 1);
         return score;
     }
     int ceiling = upper_bound(c, s);
     if (ceiling <= floor) {
-        store(c, k, ceiling, 0);
+        store(c, &c->table, k, ceiling, 0);
         return ceiling;
     }
     int best = -1;
     if (depth >= MAX_DEPTH) exceed(c, EXHAUSTED_MEMORY);
     Move *moves = c->moves[depth];
     int n = ordered_moves(c, s, moves);
+    /* Children are made PREFETCH_AHEAD moves in advance and their table slots prefetched,
+     * so the memory latency of the probes overlaps the search of the earlier siblings. */
+    State *children = c->children[depth];
+    int made = 0;
     for (int i = 0; i < n; i++) {
+        while (made < n && made <= i + PREFETCH_AHEAD) {
+            children[made] = apply_move(c, s, moves[made]);
+            prefetch_slot(&c->table, pack(&children[made]));
+            made++;
+        }
         c->path[depth] = moves[i];
-        State child = apply_move(c, s, moves[i]);
-        int got = value(c, &child, floor > best ? floor : best, depth + 1);
+        int got = value(c, &children[i], floor > best ? floor : best, depth + 1);
         if (got > best) {
             best = got;
             if (best >= ceiling) break;
         }
     }
     if (c->best_score != SCORE_NONE && c->best_score > floor) floor = c->best_score;
-    store(c, k, best, best > floor);
+    store(c, &c->table, k, best, best > floor);
     return best;
 }
 
 /* run_optimal with bounds on: a first win as incumbent, then aspiration probes. */
 static void run_optimal(Ctx *c, const State *root) {
-    int won = find_win(c, root, 0);
+    int won = search_win(c, root);
     if (won) {
         /* _note_terminal_line: the winning terminal was already noted with this path */
         if (c->best_score == SCORE_NONE || c->win_score > c->best_score) {
@@ -482,7 +601,7 @@ static void run_optimal(Ctx *c, const State *root) {
             memcpy(c->best_line, c->path, (size_t)c->win_len * sizeof(Move));
         }
     }
-    clear_table(c);
+    clear_table(&c->table);
     int target;
     if (root->status != PLAYING) {
         target = terminal_score(c, root);
@@ -558,13 +677,15 @@ static PyObject *score_object(int score) {
 }
 
 PyDoc_STRVAR(solve_doc,
-"solve(deck, dealt, capital, resources, palace, status, tables, mode, time_limit, max_states, max_table)\n"
+"solve(deck, dealt, capital, resources, palace, status, tables, mode, time_limit, max_states, max_table,\n"
+"      lds_rounds=0)\n"
 "\n"
 "The Adaman 'pruned' search, compiled.  deck: card indices top first; the state as in\n"
 "AdamanState; tables = (rank, personality_bits, shares, groups, touching_groups, by_rank,\n"
-"personality_total, lowest_win_score) with groups a sequence of (demand, touching,\n"
+"personality_total, lowest_win_score[, minimal_payments]) with groups a sequence of (demand, touching,\n"
 "straddling) masks and touching_groups[i] a mask over group numbers; mode 'optimal' or\n"
-"'winnable'; time_limit (seconds), max_states, max_table: None for no limit.\n"
+"'winnable'; time_limit (seconds), max_states, max_table: None for no limit; lds_rounds:\n"
+"rounds of limited discrepancy search before the complete winnability search.\n"
 "\n"
 "Returns (verdict, score, line, line_score, states, table_hits, unique, max_depth,\n"
 "exhausted) with verdict 'WON', 'LOST' or 'UNDECIDED', line a list of (target, payment)\n"
@@ -572,10 +693,10 @@ PyDoc_STRVAR(solve_doc,
 
 static PyObject *core_solve(PyObject *self, PyObject *args) {
     PyObject *deck_obj, *capital_obj, *resources_obj, *palace_obj, *tables, *time_obj, *states_obj, *table_obj;
-    int dealt, status;
+    int dealt, status, lds_rounds = 0;
     const char *mode;
-    if (!PyArg_ParseTuple(args, "OiOOOiOsOOO", &deck_obj, &dealt, &capital_obj, &resources_obj, &palace_obj,
-                          &status, &tables, &mode, &time_obj, &states_obj, &table_obj))
+    if (!PyArg_ParseTuple(args, "OiOOOiOsOOO|i", &deck_obj, &dealt, &capital_obj, &resources_obj, &palace_obj,
+                          &status, &tables, &mode, &time_obj, &states_obj, &table_obj, &lds_rounds))
         return NULL;
     int optimal;
     if (strcmp(mode, "optimal") == 0) optimal = 1;
@@ -600,8 +721,8 @@ static PyObject *core_solve(PyObject *self, PyObject *args) {
     }
     {
         PyObject *rank_obj, *pers_obj, *shares_obj, *groups_obj, *touching_obj, *by_rank_obj;
-        if (!PyArg_ParseTuple(tables, "OOOOOOii", &rank_obj, &pers_obj, &shares_obj, &groups_obj, &touching_obj,
-                              &by_rank_obj, &c->personality_total, &c->lowest_win_score))
+        if (!PyArg_ParseTuple(tables, "OOOOOOii|p", &rank_obj, &pers_obj, &shares_obj, &groups_obj, &touching_obj,
+                              &by_rank_obj, &c->personality_total, &c->lowest_win_score, &c->minimal_payments))
             goto done;
         int nrank, nshares, ntouch;
         if (read_int_sequence(rank_obj, c->rank, MAX_CARDS, &nrank, "rank") < 0) goto done;
@@ -670,12 +791,14 @@ static PyObject *core_solve(PyObject *self, PyObject *args) {
     if (c->time_limit == -1.0 && PyErr_Occurred()) goto done;
     c->max_states = states_obj == Py_None ? -1 : PyLong_AsLongLong(states_obj);
     if (c->max_states == -1 && PyErr_Occurred()) goto done;
-    c->max_table = table_obj == Py_None ? -1 : PyLong_AsLongLong(table_obj);
-    if (c->max_table == -1 && PyErr_Occurred()) goto done;
-
-    c->capacity = 1u << 16;
-    c->slots = calloc(c->capacity, sizeof(Slot));
-    if (!c->slots) { PyErr_NoMemory(); goto done; }
+    long long max_table = table_obj == Py_None ? -1 : PyLong_AsLongLong(table_obj);
+    if (max_table == -1 && PyErr_Occurred()) goto done;
+    if (lds_rounds < 0) {
+        PyErr_SetString(PyExc_ValueError, "lds_rounds must be >= 0");
+        goto done;
+    }
+    c->lds_rounds = lds_rounds;
+    if (table_init(&c->table, max_table) < 0 || table_init(&c->tried, max_table) < 0) { PyErr_NoMemory(); goto done; }
     c->best_score = SCORE_NONE;
     c->next_check = BUDGET_CHECK_EVERY;
     clock_gettime(CLOCK_MONOTONIC, &c->started);
@@ -683,7 +806,7 @@ static PyObject *core_solve(PyObject *self, PyObject *args) {
     volatile int won = 0;
     if (setjmp(c->abort) == 0) {
         if (optimal) run_optimal(c, &root);
-        else won = find_win(c, &root, 0);
+        else won = search_win(c, &root);
     }
     if (c->exhausted == EXHAUSTED_SIGNAL) goto done;  /* the signal handler set the exception */
 
@@ -711,10 +834,11 @@ static PyObject *core_solve(PyObject *self, PyObject *args) {
     }
     if (!line) goto done;
     result = Py_BuildValue("(sNNNLLKis)", verdict, score_object(score), line, score_object(line_score),
-                           c->states, c->table_hits, (unsigned long long)c->count, c->max_depth, why);
+                           c->states, c->table_hits, (unsigned long long)c->table.count, c->max_depth, why);
 
 done:
-    free(c->slots);
+    free(c->table.slots);
+    free(c->tried.slots);
     free(c);
     return result;
 }

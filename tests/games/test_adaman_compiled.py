@@ -1,0 +1,217 @@
+"""The compiled Adaman search (games/_adaman_core.c, engine "compiled") against the
+pure-Python engines it must copy (solver/search.py with games/adaman.py).
+
+The compiled engine runs the algorithm of engine "pruned" node for node, so on every
+position, in both modes and under every budget, it must give the same verdict, score,
+line and line score, stop for the same budget, and even count the same states, table
+hits, table entries and depth.  Against engine "plain" (no bounds) the verdicts and
+optimal scores must agree.  Every compiled line replays through the rules engine to the
+outcome and score it claims.  Positions come from seeded deals played forward at random,
+as in tests/solver/test_search.py.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from games import make_game
+from games.adaman import Adaman
+from games.base import EngineError
+from games.decks import DECKTET
+from solver.search import LOST, UNDECIDED, WON, Budget, solve
+from solver.verify import check_claim
+
+pytest.importorskip("games._adaman_core", reason="the compiled engine is not built (pip install -e .)")
+
+BASIC = Adaman()
+PAWNS = make_game("adaman", ["pawns_courts=all"])
+HARDER = make_game("adaman", ["pawns_courts=personalities:Watchman+Consul"])
+CARD = {card.name: card for card in DECKTET}
+MODES = ("optimal", "winnable")
+#: Seeds whose greedy playout wins (WIN_SEEDS of tests/solver/test_search.py): wins are rare.
+WIN_SEEDS = (48, 88, 89, 190, 388, 399, 480, 587, 657, 766, 972, 1011, 1032, 1060, 1321, 1322)
+
+
+def playout(game, state, rng) -> list:
+    """The positions of one game from `state`, played mostly greedily (cheap personalities
+    first) so that the sample holds wins as well as losses."""
+    path = [state]
+    while game.outcome(state) is None:
+        moves = sorted(game.legal_moves(state), key=lambda move: game.format_move(state, move))
+        if rng.random() > 0.15:
+            def cost(move):
+                target, payment = move
+                paid = sum(DECKTET[i].rank for i in range(payment.bit_length()) if payment >> i & 1)
+                return (not DECKTET[target].personality, paid - DECKTET[target].rank, rng.random())
+            move = min(moves, key=cost)
+        else:
+            move = rng.choice(moves)
+        state = game.apply(state, move)
+        path.append(state)
+    return path
+
+
+def positions(game, seeds, every: int = 3):
+    """Every `every`-th position of each seeded playout, counted back from its end."""
+    found = []
+    for seed in seeds:
+        path = playout(game, game.initial_state(game.deal_from_seed(seed)), random.Random(seed))
+        found.extend(path[::-1][1::every])
+    return found
+
+
+def summary(result):
+    stats = result.stats
+    return (result.verdict, result.score, result.line, result.line_score, result.mode, bool(result.exhausted),
+            result.exhausted, stats.states, stats.table_hits, stats.unique, stats.max_depth)
+
+
+def check_line(game, state, result):
+    """The compiled line replays to what it claims."""
+    if result.verdict == WON:
+        check_claim(game, state, result.line, True, result.line_score)
+    elif result.line_score is not None:
+        check_claim(game, state, result.line, False, result.line_score)
+
+
+def compare(game, state, mode, budget):
+    """Compiled and pruned agree on everything, stats included; returns the compiled result."""
+    compiled = solve(game, state, mode, "compiled", budget)
+    pruned = solve(game, state, mode, "pruned", budget)
+    assert summary(compiled) == summary(pruned), (game.describe(state), mode, budget)
+    assert compiled.engine == "compiled"
+    check_line(game, state, compiled)
+    if compiled.exhausted:
+        assert compiled.verdict in (UNDECIDED, WON) and compiled.score is None
+    return compiled
+
+
+# ----- node for node the pruned engine -----------------------------------------------------
+@pytest.mark.parametrize("game,seeds,decided_optimal,wins", [
+    (BASIC, range(0, 30), 40, 10),
+    (PAWNS, range(100, 112), 8, 10),
+    (HARDER, range(200, 210), 8, 0),
+], ids=["basic", "pawns_courts=all", "pawns_courts=personalities"])
+def test_compiled_equals_pruned_on_positions_of_every_depth(game, seeds, decided_optimal, wins):
+    """Positions from the last move back to the deal; a state budget keeps the Python side
+    short, and where it runs out both engines must stop at the same node with the same line."""
+    decided = {mode: 0 for mode in MODES}
+    won = 0
+    for state in positions(game, seeds):
+        for mode in MODES:
+            result = compare(game, state, mode, Budget(max_states=800))
+            decided[mode] += not result.exhausted
+            won += result.verdict == WON and not result.exhausted
+    assert decided["optimal"] >= decided_optimal and decided["winnable"] >= 2 * decided_optimal
+    assert won >= wins
+
+
+def test_compiled_equals_pruned_on_whole_deals():
+    """Whole deals, winnable mode, searched to the end (these finish in well under a second
+    of Python), and the optimal mode on a deal with a short search."""
+    for seed in (0, 1, 2, 5, 7, 9):
+        state = BASIC.initial_state(BASIC.deal_from_seed(seed))
+        assert not compare(BASIC, state, "winnable", Budget()).exhausted
+    state = BASIC.initial_state(BASIC.deal_from_seed(3))
+    compare(BASIC, state, "optimal", Budget(max_states=20_000))
+
+
+# ----- the answers of the plain engine ------------------------------------------------------
+@pytest.mark.parametrize("game,seeds,min_wins", [(BASIC, range(40, 60), 0), (BASIC, WIN_SEEDS, 3),
+                                                (PAWNS, range(120, 140), 3)],
+                         ids=["basic", "basic-wins", "pawns_courts=all"])
+def test_compiled_gives_the_answers_of_the_plain_engine(game, seeds, min_wins):
+    """Plain DFS with no bound or order: the same verdict and optimal score, on the positions
+    of each playout from its end back to where the plain search outgrows its budget."""
+    checked = wins = 0
+    for seed in seeds:
+        path = playout(game, game.initial_state(game.deal_from_seed(seed)), random.Random(seed))
+        for state in path[-2::-2]:
+            plain = solve(game, state, "optimal", "plain", Budget(max_states=1000))
+            if plain.exhausted:
+                break
+            for mode in MODES:
+                compiled = solve(game, state, mode, "compiled", Budget())
+                assert compiled.verdict == plain.verdict and not compiled.exhausted
+                if mode == "optimal":
+                    assert compiled.score == compiled.line_score == plain.score
+                check_line(game, state, compiled)
+            checked += 1
+            wins += plain.verdict == WON
+    assert checked >= 20 and wins >= min_wins
+
+
+def test_compiled_on_finished_positions():
+    """Terminal roots: Example C (utter loss in set-up, 0) and Example D (no move, 0)."""
+    def start(top):
+        first = [CARD[name] for name in top]
+        return BASIC.initial_state(tuple(first + [c for c in BASIC.cards if c not in first]))
+
+    c = start(["Desert", "Origin", "Journey", "Mountain", "Battle", "Author", "Painter", "Ace of Suns",
+               "Savage", "Sailor", "Soldier", "Lunatic"])
+    d = start(["Huntress", "Bard", "Sea", "End", "Calamity", "Ace of Moons", "Ace of Suns", "Ace of Waves",
+               "Ace of Leaves", "Ace of Wyrms"])
+    for state in (c, d):
+        result = compare(BASIC, state, "optimal", Budget())
+        assert (result.verdict, result.score, result.line) == (LOST, 0, [])
+        assert compare(BASIC, state, "winnable", Budget()).verdict == LOST
+
+
+# ----- budgets ------------------------------------------------------------------------------
+@pytest.mark.parametrize("seed", (0, 1, 2))
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("budget", [Budget(max_states=50), Budget(max_table=5), Budget(time_limit=0.001)],
+                         ids=["max_states", "max_table", "time_limit"])
+def test_exhausted_budget_is_undecided_never_lost(seed, mode, budget):
+    state = BASIC.initial_state(BASIC.deal_from_seed(seed))
+    result = solve(BASIC, state, mode, "compiled", budget)
+    assert result.verdict in (UNDECIDED, WON)
+    assert result.stats.states > 0
+    if result.verdict == UNDECIDED:
+        assert result.exhausted
+    if result.exhausted:
+        assert result.score is None
+    check_line(BASIC, state, result)
+
+
+def test_budget_messages_match_the_python_engine():
+    state = BASIC.initial_state(BASIC.deal_from_seed(0))
+    result = solve(BASIC, state, "optimal", "compiled", Budget(max_table=1000))
+    assert result.verdict in (UNDECIDED, WON) and result.score is None
+    assert result.exhausted == "transposition table cap of 1000 entries"
+    assert result.stats.unique == 1000
+    result = solve(BASIC, state, "optimal", "compiled", Budget(max_states=10_000))
+    assert result.exhausted == "state budget of 10000 states" and result.stats.states == 10_001
+    result = solve(BASIC, state, "optimal", "compiled", Budget(time_limit=0.05))
+    assert result.exhausted == "time limit of 0.05 s" and result.score is None
+
+
+def test_every_small_budget_agrees_with_the_python_engine():
+    """Budgets from nothing to more than enough: the same stop, the same line."""
+    checked = 0
+    for state in positions(BASIC, range(48, 60), every=2):
+        full = max(solve(BASIC, state, mode, "pruned", Budget(max_states=300)).stats.states for mode in MODES)
+        if not 30 <= full <= 300:
+            continue
+        limits = set(range(0, 8)) | set(range(full - 3, full + 3)) | set(range(0, full, full // 8))
+        for limit in sorted(limits):
+            for mode in MODES:
+                compare(BASIC, state, mode, Budget(max_states=limit))
+                compare(BASIC, state, mode, Budget(max_table=limit))
+        checked += 1
+        if checked == 3:
+            break
+    assert checked == 3
+
+
+# ----- what it does not cover ---------------------------------------------------------------
+def test_excuse_variant_and_other_games_are_refused():
+    excuse = make_game("adaman", ["excuse"])
+    state = excuse.initial_state(excuse.deal_from_seed(0))
+    with pytest.raises(EngineError, match="excuse"):
+        solve(excuse, state, "optimal", "compiled")
+    royal = make_game("royal-assassin")
+    with pytest.raises(ValueError, match="no compiled engine"):
+        solve(royal, royal.initial_state(royal.deal_from_seed(0)), "winnable", "compiled")
