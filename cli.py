@@ -53,8 +53,8 @@ def deal_options(func):
 
 def search_options(func):
     func = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")(func)
-    func = click.option("--engine", type=click.Choice(ENGINES), default="pruned", show_default=True,
-                        help="'plain' is the baseline DFS + transposition table.")(func)
+    func = click.option("--engine", type=click.Choice(ENGINES), default="auto", show_default=True,
+                        help="auto: compiled where the game has it, else pruned; plain: the baseline.")(func)
     func = click.option("--max-table", type=click.IntRange(min=1), default=20_000_000, show_default=True,
                         help="Transposition table entries at most: the memory cap (Adaman: about 150 bytes an entry).")(func)
     func = click.option("--max-states", type=click.IntRange(min=1), help="Stop after this many states.")(func)
@@ -150,7 +150,7 @@ def verify(game, seed, deal_text, variants, moves, as_json):
 @click.argument("game", type=click.Choice(sorted(GAMES), case_sensitive=False))
 @click.option("--seeds", default="0-99", show_default=True, help="Inclusive seed range A-B.")
 @click.option("--mode", type=click.Choice(["optimal", "winnable"]), default="optimal", show_default=True)
-@click.option("--engine", type=click.Choice(ENGINES), default="pruned", show_default=True)
+@click.option("--engine", type=click.Choice(ENGINES), default="auto", show_default=True)
 @click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=60.0, show_default=True,
               help="Seconds per deal.")
 @click.option("--baseline", type=click.Choice(ENGINES), help="Also run this engine on each deal, side by side.")

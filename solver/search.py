@@ -15,7 +15,9 @@ search that finished; a search whose time, state or table budget ran out says UN
 baseline of issue 2 (no bounds); `engine="pruned"` adds the game's score_upper_bound hook
 as branch and bound; `engine="cpsat"` also asks the game's refined_upper_bound (CP-SAT)
 near the root; `engine="compiled"` hands the search to the game's compiled_solve hook (for
-Adaman the "pruned" search in C, games/_adaman_core.c; ValueError when a game has none).
+Adaman the "pruned" search in C, games/_adaman_core.c; ValueError when a game has none);
+`engine="auto"` (the CLI's default) is "compiled" where the game has it for the variant in
+use, else "pruned".
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from typing import Any
 from games.base import EngineError, Game
 
 WON, LOST, UNDECIDED = "WON", "LOST", "UNDECIDED"
-ENGINES = ("plain", "pruned", "cpsat", "compiled")
+ENGINES = ("auto", "plain", "pruned", "cpsat", "compiled")
 #: With engine "cpsat", nodes this shallow whose fast bound does not cut them also ask the
 #: game's refined (slower, CP-SAT) bound.
 REFINED_BOUND_DEPTH = 1
@@ -82,11 +84,16 @@ def solve(game: Game, state: Any, mode: str = "optimal", engine: str = "pruned",
         raise ValueError(f"{game.name}: the solver handles single-player deterministic games only")
     if mode not in ("optimal", "winnable") or engine not in ENGINES:
         raise ValueError(f"unknown mode {mode!r} or engine {engine!r}")
-    if engine == "compiled":  # the game's own compiled search: the "pruned" algorithm in C
-        result = game.compiled_solve(state, mode, budget)
-        if result is None:
-            raise EngineError(f"no compiled engine for {game.name}")
-        return result
+    if engine in ("compiled", "auto"):  # the game's own compiled search: "pruned" in C
+        try:
+            result = game.compiled_solve(state, mode, budget)
+            if result is None:
+                raise EngineError(f"no compiled engine for {game.name}")
+            return result
+        except EngineError:
+            if engine == "compiled":
+                raise
+            engine = "pruned"  # auto: the same search in Python where C does not reach
     search = _Search(game, engine, budget)
     old_limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(old_limit, 20_000))
