@@ -55,8 +55,9 @@ def search_options(func):
     func = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")(func)
     func = click.option("--engine", type=click.Choice(ENGINES), default="auto", show_default=True,
                         help="auto: compiled where the game has it, else pruned; plain: the baseline.")(func)
-    func = click.option("--max-table", type=click.IntRange(min=1), default=20_000_000, show_default=True,
-                        help="Transposition table entries at most: the memory cap (Adaman: about 150 bytes an entry).")(func)
+    func = click.option("--max-memory", type=click.IntRange(min=1), default=4096, show_default=True,
+                        help="Megabytes the transposition table may use (UNDECIDED when it is full).")(func)
+    func = click.option("--max-table", type=click.IntRange(min=1), help="Transposition table entries at most.")(func)
     func = click.option("--max-states", type=click.IntRange(min=1), help="Stop after this many states.")(func)
     func = click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=60.0,
                         show_default=True, help="Seconds before the search gives up (UNDECIDED).")(func)
@@ -75,11 +76,12 @@ def deal(game, seed, deal_text, variants):
 @deal_options
 @search_options
 @click.option("--winnable-only", is_flag=True, help="Stop at the first win; no optimal score.")
-def solve_command(game, seed, deal_text, variants, time_limit, max_states, max_table, engine, as_json, winnable_only):
+def solve_command(game, seed, deal_text, variants, time_limit, max_states, max_table, max_memory, engine, as_json,
+                  winnable_only):
     """Is the deal winnable, what is the optimal score, and one line of play reaching it."""
     rules, cards = load_deal(game, seed, deal_text, variants)
     state = rules.initial_state(cards)
-    budget = Budget(time_limit=time_limit, max_states=max_states, max_table=max_table)
+    budget = Budget(time_limit, max_states, max_table, max_memory)
     result = solve(rules, state, "winnable" if winnable_only else "optimal", engine, budget)
     verify_result(rules, state, result)
     report = result_report(rules, cards, state, result, seed)
@@ -90,14 +92,14 @@ def solve_command(game, seed, deal_text, variants, time_limit, max_states, max_t
 @deal_options
 @search_options
 @click.option("--moves", default="", help="Moves already played, separated by ';'.")
-def hint(game, seed, deal_text, variants, time_limit, max_states, max_table, engine, as_json, moves):
+def hint(game, seed, deal_text, variants, time_limit, max_states, max_table, max_memory, engine, as_json, moves):
     """The best next move from the position after --moves, and the score it still secures."""
     rules, cards = load_deal(game, seed, deal_text, variants)
     state = rules.initial_state(cards)
     state = rules.apply_line(state, rules.parse_line(state, moves)) if moves.strip() else state
     if rules.outcome(state) is not None:
         raise UsurperError(f"the game is over ({rules.outcome(state).result}); there is no next move")
-    budget = Budget(time_limit=time_limit, max_states=max_states, max_table=max_table)
+    budget = Budget(time_limit, max_states, max_table, max_memory)
     result = solve(rules, state, "optimal", engine, budget)
     verify_result(rules, state, result)
     best = result.line[0] if result.line else rules.legal_moves(state)[0]

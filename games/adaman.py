@@ -35,6 +35,7 @@ from games.decks import BASIC_DECK, DECKTET, EXCUSE, SUITS, PAWNS_AND_COURTS, de
 PLAYING, FINISHED_WON, FINISHED_UTTER = 0, 1, 2
 PALACE_LIMIT = 5  # a sixth personality in the Palace loses utterly (R9); unchanged by variants
 ROW_SIZE = 5
+COMPILED_ENTRY_BYTES = 32  # a 16-byte slot in a table kept at most half full
 CPSAT_SECONDS = 0.5  # per refined bound; a solve cut short still returns a sound bound
 
 RANK = tuple(card.rank for card in DECKTET)
@@ -454,17 +455,18 @@ class Adaman(Game):
         except ImportError as exc:
             raise EngineError(f"the compiled Adaman engine is not built ({exc}); "
                               "run `pip install -e .` with a C compiler") from None
+        table_cap, cap_reason = budget.table_cap(COMPILED_ENTRY_BYTES)
         started = time.perf_counter()
         verdict, score, line, line_score, states, hits, unique, depth, why = _adaman_core.solve(
             state.deal.cards, state.dealt, state.capital, state.resources, state.palace, state.status,
-            self._compiled_tables(), mode, budget.time_limit, budget.max_states, budget.max_table,
+            self._compiled_tables(), mode, budget.time_limit, budget.max_states, table_cap,
             getattr(search, "LDS_ROUNDS", 0),  # the winnability search's discrepancy rounds
         )
         stats = Stats(states, hits, unique, depth, time.perf_counter() - started)
         exhausted = {
             "": "", "states": f"state budget of {budget.max_states} states",
             "time": f"time limit of {budget.time_limit:g} s" if budget.time_limit is not None else "",
-            "table": f"transposition table cap of {budget.max_table} entries",
+            "table": cap_reason,
             "memory": "memory for the transposition table",
         }[why]
         verdict = {"WON": WON, "LOST": LOST, "UNDECIDED": UNDECIDED}[verdict]

@@ -42,11 +42,30 @@ LDS_ROUNDS = 5
 
 @dataclass(frozen=True)
 class Budget:
-    """Limits of one search; None means unlimited.  max_table caps the table's entries (memory)."""
+    """Limits of one search; None means unlimited.  The transposition table is capped by
+    `max_table` entries and by `max_memory_mb`, which each engine turns into entries by
+    what one of its entries costs."""
 
     time_limit: float | None = None
     max_states: int | None = None
-    max_table: int | None = 20_000_000
+    max_table: int | None = None
+    max_memory_mb: int | None = 4096
+
+    def table_cap(self, entry_bytes: int) -> tuple[int | None, str]:
+        """The entries a table of `entry_bytes`-byte entries may hold, and the words that
+        say which limit it met."""
+        caps = []
+        if self.max_table is not None:
+            caps.append((self.max_table, f"transposition table cap of {self.max_table} entries"))
+        if self.max_memory_mb is not None:
+            entries = self.max_memory_mb * 2**20 // entry_bytes
+            caps.append((entries, f"memory cap of {self.max_memory_mb} MB ({entries} table entries)"))
+        return min(caps) if caps else (None, "")
+
+
+#: What a table entry costs the Python engines (measured about 150 bytes with Adaman's
+#: keys; the margin covers games with larger keys).
+PYTHON_ENTRY_BYTES = 200
 
 
 @dataclass
@@ -111,6 +130,7 @@ class _Search:
         self.engine = engine
         self.budget = budget
         self.table: dict = {}
+        self.table_cap, self.table_cap_reason = budget.table_cap(PYTHON_ENTRY_BYTES)
         self.stats = Stats()
         self.started = time.perf_counter()
         self.next_check = BUDGET_CHECK_EVERY
@@ -293,9 +313,8 @@ class _Search:
         self._remember(self.table, key, (value, exact))
 
     def _remember(self, table: dict, key, entry) -> None:
-        limit = self.budget.max_table
-        if limit is not None and len(table) >= limit and key not in table:
-            raise BudgetExceeded(f"transposition table cap of {limit} entries")
+        if self.table_cap is not None and len(table) >= self.table_cap and key not in table:
+            raise BudgetExceeded(self.table_cap_reason)
         table[key] = entry
 
     def _note_terminal_line(self, score: int, line: list) -> None:
