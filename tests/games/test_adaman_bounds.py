@@ -13,8 +13,9 @@ import random
 import pytest
 
 from games import make_game
-from games.adaman import RANK
 from solver.search import WON, Budget, solve
+
+from adaman_play import playout
 
 GAMES = {
     "basic": make_game("adaman"),
@@ -23,31 +24,9 @@ GAMES = {
 }
 
 
-def playout(game, seed: int) -> list:
-    """The positions of one seeded game; two in three play greedily (cheap personalities first)."""
-    rng = random.Random(seed)
-    state = game.initial_state(game.deal_from_seed(seed))
-    path = [state]
-    while game.outcome(state) is None:
-        moves = game.legal_moves(state)
-        if seed % 3 and rng.random() > 0.1:
-            move = min(moves, key=lambda m: (m[1] == 0, not m[1] or not _personality(m[0]), _waste(m), rng.random()))
-        else:
-            move = rng.choice(moves)
-        state = game.apply(state, move)
-        path.append(state)
-    return path
-
-
-def _personality(index: int) -> bool:
-    from games.adaman import PERSONALITY_BITS
-
-    return bool(PERSONALITY_BITS >> index & 1)
-
-
-def _waste(move) -> int:
-    target, payment = move
-    return sum(RANK[i] for i in range(payment.bit_length()) if payment >> i & 1) - RANK[target]
+def seeded_playout(game, seed: int) -> list:
+    """One seeded game; two in three play greedily."""
+    return playout(game, game.initial_state(game.deal_from_seed(seed)), random.Random(seed), greedy=seed % 3 != 0)
 
 
 class TooBig(Exception):
@@ -77,7 +56,7 @@ def check_line(game, path) -> None:
 def test_bound_is_never_below_a_score_play_reaches(variant):
     game = GAMES[variant]
     for seed in range(200):
-        check_line(game, playout(game, seed))
+        check_line(game, seeded_playout(game, seed))
 
 
 @pytest.mark.parametrize("variant", ["basic", "pawns_courts"])
@@ -103,7 +82,7 @@ def small_positions(game, count: int, cap: int = 20_000) -> list:
     found = []
     for seed in range(1000):
         earliest = None
-        for state in reversed(playout(game, seed)[:-1]):
+        for state in reversed(seeded_playout(game, seed)[:-1]):
             try:
                 earliest = (state, optimum(game, state, [cap]))
             except TooBig:

@@ -23,6 +23,8 @@ from games.decks import DECKTET
 from solver.search import LOST, UNDECIDED, WON, Budget, solve
 from solver.verify import check_claim
 
+from adaman_play import playout
+
 pytest.importorskip("games._adaman_core", reason="the compiled engine is not built (pip install -e .)")
 
 BASIC = Adaman()
@@ -32,25 +34,6 @@ CARD = {card.name: card for card in DECKTET}
 MODES = ("optimal", "winnable")
 #: Seeds whose greedy playout wins (WIN_SEEDS of tests/solver/test_search.py): wins are rare.
 WIN_SEEDS = (48, 88, 89, 190, 388, 399, 480, 587, 657, 766, 972, 1011, 1032, 1060, 1321, 1322)
-
-
-def playout(game, state, rng) -> list:
-    """The positions of one game from `state`, played mostly greedily (cheap personalities
-    first) so that the sample holds wins as well as losses."""
-    path = [state]
-    while game.outcome(state) is None:
-        moves = sorted(game.legal_moves(state), key=lambda move: game.format_move(state, move))
-        if rng.random() > 0.15:
-            def cost(move):
-                target, payment = move
-                paid = sum(DECKTET[i].rank for i in range(payment.bit_length()) if payment >> i & 1)
-                return (not DECKTET[target].personality, paid - DECKTET[target].rank, rng.random())
-            move = min(moves, key=cost)
-        else:
-            move = rng.choice(moves)
-        state = game.apply(state, move)
-        path.append(state)
-    return path
 
 
 def positions(game, seeds, every: int = 3):

@@ -18,6 +18,8 @@ from games.decks import DECKTET
 from solver.search import LOST, UNDECIDED, WON, Budget, solve
 from solver.verify import check_claim, replay
 
+from adaman_play import playout
+
 BASIC = Adaman()
 EXCUSE = make_game("adaman", ["excuse"])
 PAWNS = make_game("adaman", ["pawns_courts=all"])
@@ -56,25 +58,6 @@ def brute_force(game, state, cap: int):
 
     best, win = walk(state)
     return best, win, len(keys), nodes[0]
-
-
-def playout(game, state, rng, greedy: bool) -> list:
-    """The positions of one game from `state`; greedy play controls personalities cheaply."""
-    path = [state]
-    while game.outcome(state) is None:
-        # a canonical order, so that a seed means the same game whatever order the engine lists
-        moves = sorted(game.legal_moves(state), key=lambda move: game.format_move(state, move))
-        if greedy and rng.random() > 0.15:
-            def cost(move):
-                target, payment = move
-                paid = sum(DECKTET[i].rank for i in range(payment.bit_length()) if payment >> i & 1)
-                return (not DECKTET[target].personality, paid - DECKTET[target].rank, rng.random())
-            move = min(moves, key=cost)
-        else:
-            move = rng.choice(moves)
-        state = game.apply(state, move)
-        path.append(state)
-    return path
 
 
 def small_positions(game, seeds, cap: int):
