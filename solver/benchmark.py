@@ -36,7 +36,7 @@ def timed_solve(game: Game, state, mode: str, engine: str, time_limit: float) ->
     if result.line_score is not None:
         check_claim(game, state, result.line, result.verdict == WON, result.line_score)
     return {
-        "verdict": result.verdict, "score": result.score, "states": result.stats.states,
+        "verdict": result.verdict, "score": result.score, "states": result.stats.states, "engine": result.engine,
         "decided": result.verdict != UNDECIDED and (mode == "winnable" or result.score is not None),
         "seconds": time.perf_counter() - started,
     }
@@ -68,8 +68,9 @@ def summary(rows: list[dict], mode: str, engine: str, baseline: str | None = Non
     states = [row["states"] for row in rows]
     low, _ = wilson_interval(won, count)
     _, high = wilson_interval(won + unknown, count)
+    used = "/".join(sorted({row["engine"] for row in rows}))
     lines = [
-        f"{mode}, engine {engine}: {count} deals, seeds {rows[0]['seed']}-{rows[-1]['seed']}",
+        f"{mode}, engine {engine} ({used}): {count} deals, seeds {rows[0]['seed']}-{rows[-1]['seed']}",
         f"decided       {decided}/{count} = {100 * decided / count:.1f} %",
         f"seconds       median {median(seconds):.4f}  p90 {percentile(seconds, 0.9):.4f}  "
         f"p99 {percentile(seconds, 0.99):.4f}  max {max(seconds):.4f}",
