@@ -78,15 +78,18 @@ def summary(rows: list[dict], mode: str, engine: str, baseline: str | None = Non
         f"win rate      {won} won, {lost} lost, {unknown} unknown: {100 * won / count:.1f} %, "
         f"Wilson 95 % [{100 * low:.1f}, {100 * high:.1f}] % (unknown counted lost low, won high)",
     ]
-    if baseline:
-        ratios = [row["base_states"] / max(row["states"], 1) for row in rows]
-        capped = sum(not row["base_decided"] for row in rows)
+    compared = [row for row in rows if row["decided"]]
+    if baseline and compared:
+        # Only deals the engine decided: there its state count is what deciding took.
+        ratios = [row["base_states"] / max(row["states"], 1) for row in compared]
+        capped = sum(not row["base_decided"] for row in compared)
         base_seconds = [row["base_seconds"] for row in rows]
+        base_decided = sum(row["base_decided"] for row in rows)
         lines += [
-            f"baseline      {baseline}: decided {count - capped}/{count}, seconds median "
+            f"baseline      {baseline}: decided {base_decided}/{count}, seconds median "
             f"{median(base_seconds):.4f}  max {max(base_seconds):.4f}",
-            f"state ratio   {baseline}/{engine} per deal: median {median(ratios):,.1f}x  "
-            f"min {min(ratios):,.2f}x  max {max(ratios):,.1f}x ({capped} baseline runs hit their cap: "
-            f"for those the ratio is a lower bound)",
+            f"state ratio   {baseline}/{engine} on the {len(compared)} deals {engine} decided: median "
+            f"{median(ratios):,.1f}x  min {min(ratios):,.2f}x  max {max(ratios):,.1f}x ({capped} baseline runs "
+            f"hit their cap: for those the ratio is a lower bound)",
         ]
     return lines
