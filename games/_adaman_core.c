@@ -455,12 +455,18 @@ static inline void note_terminal(Ctx *c, int score, int won, int depth) {
 }
 
 /* ----- search ----------------------------------------------------------------------- */
-/* find_win_within: find_win over the lines that leave the move order at most `allowed`
- * times (one round of limited discrepancy search). */
-static int find_win_within(Ctx *c, const State *s, int allowed, int depth) {
+/* find_win: 1 when a win is reachable (c->path then holds the moves to it).  With
+ * allowed >= 0 only the lines that leave the move order at most `allowed` times are
+ * searched (one round of limited discrepancy search), remembered in `tried` with the
+ * discrepancies they had; with allowed = COMPLETE, the complete search, remembered in
+ * `table`.  As find_win in solver/search.py. */
+#define COMPLETE (-1)
+static int find_win(Ctx *c, const State *s, int depth, int allowed) {
+    int complete = allowed == COMPLETE;
+    Table *seen = complete ? &c->table : &c->tried;
     Slot k = pack(s);
-    Slot *slot = find_slot(&c->tried, k);
-    if ((slot->hi & HI_USED) && slot_value(slot) >= allowed) {
+    Slot *slot = find_slot(seen, k);
+    if ((slot->hi & HI_USED) && (complete || slot_value(slot) >= allowed)) {
         c->table_hits++;
         return 0;
     }
@@ -480,53 +486,18 @@ static int find_win_within(Ctx *c, const State *s, int allowed, int depth) {
         Move *moves = c->moves[depth];
         State *children = c->children[depth];
         int n = ordered_moves(c, s, moves), made = 0;
-        if (!allowed && n > 1) n = 1;
+        if (!complete && !allowed && n > 1) n = 1;
         for (int i = 0; i < n; i++) {
             while (made < n && made <= i + PREFETCH_AHEAD) {  /* as in value() */
                 children[made] = apply_move(c, s, moves[made]);
-                prefetch_slot(&c->tried, pack(&children[made]));
+                prefetch_slot(seen, pack(&children[made]));
                 made++;
             }
             c->path[depth] = moves[i];
-            if (find_win_within(c, &children[i], allowed - (i > 0), depth + 1)) return 1;
+            if (find_win(c, &children[i], depth + 1, complete ? COMPLETE : allowed - (i > 0))) return 1;
         }
     }
-    store(c, &c->tried, k, open ? allowed : c->lds_rounds, 1);
-    return 0;
-}
-
-static int find_win(Ctx *c, const State *s, int depth) {
-    Slot k = pack(s);
-    if (find_slot(&c->table, k)->hi & HI_USED) {
-        c->table_hits++;
-        return 0;
-    }
-    count_state(c, depth);
-    int terminal = s->status != PLAYING || !has_move(c, s);
-    if (terminal) {
-        int score = terminal_score(c, s);
-        note_terminal(c, score, s->status == FINISHED_WON, depth);
-        if (s->status == FINISHED_WON) {
-            c->win_len = depth;
-            c->win_score = score;
-            return 1;
-        }
-    } else if (can_still_win(c, s)) {
-        if (depth >= MAX_DEPTH) exceed(c, EXHAUSTED_MEMORY);
-        Move *moves = c->moves[depth];
-        State *children = c->children[depth];
-        int n = ordered_moves(c, s, moves), made = 0;
-        for (int i = 0; i < n; i++) {
-            while (made < n && made <= i + PREFETCH_AHEAD) {  /* as in value() */
-                children[made] = apply_move(c, s, moves[made]);
-                prefetch_slot(&c->table, pack(&children[made]));
-                made++;
-            }
-            c->path[depth] = moves[i];
-            if (find_win(c, &children[i], depth + 1)) return 1;
-        }
-    }
-    store(c, &c->table, k, 0, 1);
+    store(c, seen, k, complete ? 0 : open ? allowed : c->lds_rounds, 1);
     return 0;
 }
 
@@ -534,10 +505,10 @@ static int find_win(Ctx *c, const State *s, int depth) {
 static int search_win(Ctx *c, const State *root) {
     for (int allowed = 0; allowed < c->lds_rounds; allowed++) {
         clear_table(&c->tried);
-        if (find_win_within(c, root, allowed, 0)) return 1;
+        if (find_win(c, root, 0, allowed)) return 1;
     }
     clear_table(&c->tried);
-    return find_win(c, root, 0);
+    return find_win(c, root, 0, COMPLETE);
 }
 
 static int value(Ctx *c, const State *s, int floor, int depth) {
@@ -624,25 +595,6 @@ static int read_u64(PyObject *obj, u64 *out) {
     return 0;
 }
 
-static int read_int_sequence(PyObject *seq, int *out, int limit, int *n, const char *what) {
-    PyObject *fast = PySequence_Fast(seq, what);
-    if (!fast) return -1;
-    Py_ssize_t len = PySequence_Fast_GET_SIZE(fast);
-    if (len > limit) {
-        Py_DECREF(fast);
-        PyErr_Format(PyExc_ValueError, "%s: %zd items, at most %d", what, len, limit);
-        return -1;
-    }
-    for (Py_ssize_t i = 0; i < len; i++) {
-        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
-        if (v == -1 && PyErr_Occurred()) { Py_DECREF(fast); return -1; }
-        out[i] = (int)v;
-    }
-    *n = (int)len;
-    Py_DECREF(fast);
-    return 0;
-}
-
 static int read_u64_sequence(PyObject *seq, u64 *out, int limit, int *n, const char *what) {
     PyObject *fast = PySequence_Fast(seq, what);
     if (!fast) return -1;
@@ -657,6 +609,15 @@ static int read_u64_sequence(PyObject *seq, u64 *out, int limit, int *n, const c
     }
     *n = (int)len;
     Py_DECREF(fast);
+    return 0;
+}
+
+/* Card indices and ranks are small non-negative ints: read as u64, then narrowed. */
+static int read_int_sequence(PyObject *seq, int *out, int limit, int *n, const char *what) {
+    u64 wide[MAX_CARDS];
+    if (limit > MAX_CARDS) limit = MAX_CARDS;
+    if (read_u64_sequence(seq, wide, limit, n, what) < 0) return -1;
+    for (int i = 0; i < *n; i++) out[i] = (int)wide[i];
     return 0;
 }
 

@@ -30,7 +30,7 @@ def seeded_playout(game, seed: int) -> list:
 
 
 class TooBig(Exception):
-    pass
+    """The brute force passed its node budget: the position is too large to check."""
 
 
 def optimum(game, state, budget: list) -> int:

@@ -28,7 +28,7 @@ ENGINES = ("plain", "pruned")
 
 
 class TooBig(Exception):
-    pass
+    """The brute force passed its node budget: the position is too large to check."""
 
 
 def brute_force(game, state, cap: int):
