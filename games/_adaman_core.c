@@ -133,6 +133,7 @@ typedef struct {
     int best_len;
     int best_score;                   /* SCORE_NONE: none yet */
     int best_won;
+    int proved_lost;  /* optimal mode: the complete win search found none */
     int win_len, win_score;
     Move moves[MAX_DEPTH][MAX_MOVES];
     State children[MAX_DEPTH][MAX_MOVES];
@@ -563,6 +564,7 @@ static int value(Ctx *c, const State *s, int floor, int depth) {
 /* run_optimal with bounds on: a first win as incumbent, then aspiration probes. */
 static void run_optimal(Ctx *c, const State *root) {
     int won = search_win(c, root);
+    c->proved_lost = !won;
     if (won) {
         /* _note_terminal_line: the winning terminal was already noted with this path */
         if (c->best_score == SCORE_NONE || c->win_score > c->best_score) {
@@ -775,7 +777,7 @@ static PyObject *core_solve(PyObject *self, PyObject *args) {
     PyObject *line;
     int score = SCORE_NONE, line_score;
     if (c->exhausted) {
-        verdict = c->best_score != SCORE_NONE && c->best_won ? "WON" : "UNDECIDED";
+        verdict = c->best_score != SCORE_NONE && c->best_won ? "WON" : c->proved_lost ? "LOST" : "UNDECIDED";
         why = c->exhausted == EXHAUSTED_STATES ? "states" : c->exhausted == EXHAUSTED_TIME ? "time"
             : c->exhausted == EXHAUSTED_TABLE ? "table" : "memory";
         line = line_list(c->best_line, c->best_len);

@@ -15,7 +15,6 @@ Choices made where the spec is silent (a player at the table would expect the sa
 
 from __future__ import annotations
 
-import time
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -23,20 +22,21 @@ from games.base import (
     LOST,
     LOST_UTTERLY,
     WON,
+    CompiledLimits,
+    CompiledRun,
+    CoverProblem,
     EngineError,
     Game,
     MoveError,
     Outcome,
     VariantError,
 )
-from solver.cpsat import CoverProblem, best_keep
 from games.decks import BASIC_DECK, DECKTET, EXCUSE, SUITS, PAWNS_AND_COURTS, decktet_lookup, parse_card_list, shuffled
 
 PLAYING, FINISHED_WON, FINISHED_UTTER = 0, 1, 2
 PALACE_LIMIT = 5  # a sixth personality in the Palace loses utterly (R9); unchanged by variants
 ROW_SIZE = 5
 COMPILED_ENTRY_BYTES = 32  # a 16-byte slot in a table kept at most half full
-CPSAT_SECONDS = 0.5  # per refined bound; a solve cut short still returns a sound bound
 
 RANK = tuple(card.rank for card in DECKTET)
 PERSONALITY_BITS = sum(1 << card.index for card in DECKTET if card.personality)
@@ -339,17 +339,13 @@ class Adaman(Game):
             coverable -= min(RANK[p] for p in bits(remaining))
         return self.personality_total - need + coverable
 
-    def refined_upper_bound(self, state: AdamanState) -> int:
-        """`score_upper_bound` with the win's leftover from the exact static covering
-        problem (CP-SAT, `cover_problem`): which cards pay which personality, which are
-        kept.  Still a relaxation (it ignores when cards arrive), so still sound."""
-        fast = self.score_upper_bound(state)
-        if state.status != PLAYING or fast < self.lowest_win_score:
-            return fast
-        kept = best_keep(self.cover_problem(state), time_limit=CPSAT_SECONDS)
-        if kept is None:  # no win: the fast bound's loss branch applies
-            return min(fast, self.lowest_win_score - 1)
-        return min(fast, self.personality_total + kept)
+    def bound_given_keep(self, state: AdamanState, kept: int | None) -> int:
+        """From the exact static covering problem (`cover_problem`, answered by CP-SAT):
+        a win keeps at most `kept`; no cover (None) means no win.  Still a relaxation (it
+        ignores when cards arrive), so still sound."""
+        if kept is None:
+            return self.lowest_win_score - 1
+        return self.personality_total + kept
 
     def can_still_win(self, state: AdamanState) -> bool:
         """False only when no line from `state` wins (the relaxation of score_upper_bound)."""
@@ -357,10 +353,13 @@ class Adaman(Game):
             return state.status == FINISHED_WON
         return self._hall_slacks(*self._relaxation(state)) is not None
 
-    def cover_problem(self, state: AdamanState) -> CoverProblem:
-        """The win as a static covering problem for CP-SAT (solver/cpsat.py): personalities
-        still to control are the demands, the resources owned or still to be dealt the
-        items, the Capital's non-personalities items to buy first; at most 4 kept."""
+    def cover_problem(self, state: AdamanState) -> CoverProblem | None:
+        """The win as a static covering problem: personalities still to control are the
+        demands, the resources owned or still to be dealt the items, the Capital's
+        non-personalities items to buy first; at most 4 kept.  None where the fast bound
+        already rules a win out (or the game is over): nothing to refine."""
+        if state.status != PLAYING or self.score_upper_bound(state) < self.lowest_win_score:
+            return None
         remaining, owned, capital = self._relaxation(state)
         items = list(bits(owned)) + list(bits(capital))
         demands = list(bits(remaining))
@@ -440,13 +439,12 @@ class Adaman(Game):
         return total
 
     # ----- compiled engine (engine "compiled": games/_adaman_core.c) --------------------
-    def compiled_solve(self, state: AdamanState, mode: str, budget):
-        """The "pruned" search of solver/search.py run in C, on the tables of this instance
-        (`_compiled_tables`); the result is a SolveResult like the Python engine's.  The
-        Excuse variant (a second kind of decision) is not covered: EngineError."""
-        from solver import search
-        from solver.search import LOST, UNDECIDED, WON, SolveResult, Stats
+    compiled_entry_bytes = COMPILED_ENTRY_BYTES
 
+    def compiled_solve(self, state: AdamanState, mode: str, limits: CompiledLimits) -> CompiledRun:
+        """The "pruned" search of solver/search.py run in C, on the tables of this instance
+        (`_compiled_tables`).  The Excuse variant (a second kind of decision) is not
+        covered: EngineError."""
         if self.excuse:
             raise EngineError("the compiled Adaman engine does not cover the excuse variant; "
                               "use --engine pruned")
@@ -455,22 +453,11 @@ class Adaman(Game):
         except ImportError as exc:
             raise EngineError(f"the compiled Adaman engine is not built ({exc}); "
                               "run `pip install -e .` with a C compiler") from None
-        table_cap, cap_reason = budget.table_cap(COMPILED_ENTRY_BYTES)
-        started = time.perf_counter()
-        verdict, score, line, line_score, states, hits, unique, depth, why = _adaman_core.solve(
+        return CompiledRun(*_adaman_core.solve(
             state.deal.cards, state.dealt, state.capital, state.resources, state.palace, state.status,
-            self._compiled_tables(), mode, budget.time_limit, budget.max_states, table_cap,
-            getattr(search, "LDS_ROUNDS", 0),  # the winnability search's discrepancy rounds
-        )
-        stats = Stats(states, hits, unique, depth, time.perf_counter() - started)
-        exhausted = {
-            "": "", "states": f"state budget of {budget.max_states} states",
-            "time": f"time limit of {budget.time_limit:g} s" if budget.time_limit is not None else "",
-            "table": cap_reason,
-            "memory": "memory for the transposition table",
-        }[why]
-        verdict = {"WON": WON, "LOST": LOST, "UNDECIDED": UNDECIDED}[verdict]
-        return SolveResult(verdict, score, line, line_score, mode, "compiled", stats, exhausted)
+            self._compiled_tables(), mode, limits.time_limit, limits.max_states, limits.max_table,
+            limits.lds_rounds,
+        ))
 
     def _compiled_tables(self) -> tuple:
         """Everything the C search knows about the cards, from this instance: ranks,

@@ -27,14 +27,24 @@ Optional hooks the solver uses when a game offers them (a game that does not sim
 inherits the neutral defaults here):
 
     score_upper_bound(state)    -> int   no line from the state scores more (sound bound)
-    refined_upper_bound(state)  -> int   a tighter, slower sound bound (e.g. CP-SAT)
+    cover_problem(state)        -> CoverProblem | None
+                                         the win as a static covering problem, which the
+                                         solver hands to CP-SAT (solver/cpsat.py); None: no
+                                         refinement worth asking for
+    bound_given_keep(state, kept) -> int the bound that follows from the covering answer
+                                         (`kept`: most value kept at a win; None: no cover)
     can_still_win(state)        -> bool  False only when no line from the state wins
     order_moves(state, moves)   -> list  the order in which to try moves (wins early first)
     search_moves(state)         -> list  legal_moves less moves proved dominated (never
                                          changes the best score reachable; see each game)
-    compiled_solve(state, mode, budget) -> SolveResult | None
+    compiled_solve(state, mode, limits) -> CompiledRun | None
                                          the game's own compiled search (engine "compiled"),
-                                         the same algorithm as engine "pruned"; None: none
+                                         the same algorithm as engine "pruned"; None: none.
+                                         `compiled_entry_bytes` says what its table entry
+                                         costs, so the solver can turn memory into entries.
+
+Games never import the solver: hooks take and return plain values (the dataclasses
+below), and the solver turns them into its results.
 """
 
 from __future__ import annotations
@@ -85,6 +95,48 @@ class Outcome:
     @property
     def won(self) -> bool:
         return self.result == WON
+
+
+@dataclass(frozen=True)
+class CoverProblem:
+    """Items of given values must cover demands, each demand by a disjoint set of at most
+    `max_per_demand` compatible items whose values add up to the demand; some items must
+    first be bought (paid like a demand, then usable); at most `max_kept` unused items are
+    kept.  Plain data: a game states it, the solver's CP-SAT model answers it."""
+
+    values: tuple[int, ...]              # item values
+    to_buy: tuple[bool, ...]             # item must be bought before it pays or is kept
+    demands: tuple[int, ...]             # amount each demand needs
+    serves: tuple[tuple[int, ...], ...]  # serves[i]: demands item i may pay for
+    buys: tuple[tuple[int, ...], ...]    # buys[i]: items (to buy) item i may pay for
+    max_per_demand: int
+    max_kept: int
+
+
+@dataclass(frozen=True)
+class CompiledLimits:
+    """What a compiled search may spend (None: no limit) and its quick-win rounds."""
+
+    time_limit: float | None
+    max_states: int | None
+    max_table: int | None
+    lds_rounds: int
+
+
+@dataclass(frozen=True)
+class CompiledRun:
+    """What a compiled search established.  `exhausted` is "", "states", "time", "table"
+    or "memory": the limit that stopped it."""
+
+    verdict: str                 # WON, LOST or UNDECIDED (the solver's words)
+    score: int | None            # the proven optimum (mode "optimal")
+    line: list[Any]
+    line_score: int | None
+    states: int
+    table_hits: int
+    unique: int
+    max_depth: int
+    exhausted: str
 
 
 class Game(ABC):
@@ -147,7 +199,10 @@ class Game(ABC):
     def score_upper_bound(self, state: State) -> int:
         return self.max_score
 
-    def refined_upper_bound(self, state: State) -> int:
+    def cover_problem(self, state: State) -> CoverProblem | None:
+        return None
+
+    def bound_given_keep(self, state: State, kept: int | None) -> int:
         return self.score_upper_bound(state)
 
     def can_still_win(self, state: State) -> bool:
@@ -159,8 +214,10 @@ class Game(ABC):
     def search_moves(self, state: State) -> Sequence[Move]:
         return self.legal_moves(state)
 
-    def compiled_solve(self, state: State, mode: str, budget: Any) -> Any:
-        """A `solver.search.SolveResult` from a compiled engine, or None: no compiled engine."""
+    compiled_entry_bytes = 0
+
+    def compiled_solve(self, state: State, mode: str, limits: CompiledLimits) -> CompiledRun | None:
+        """The facts a compiled engine established, or None: no compiled engine."""
         return None
 
     # Shared helpers built on the verbs.

@@ -14,21 +14,24 @@ real play can keep, and "infeasible" proves that real play cannot cover every de
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
+
+from games.base import CoverProblem, Game
 
 INFEASIBLE = None
+#: Per refined bound; a solve cut short still returns a sound bound.
+SECONDS_PER_BOUND = 0.5
 
 
-@dataclass(frozen=True)
-class CoverProblem:
-    values: tuple[int, ...]              # item values
-    to_buy: tuple[bool, ...]             # item must be bought before it pays or is kept
-    demands: tuple[int, ...]             # amount each demand needs
-    serves: tuple[tuple[int, ...], ...]  # serves[i]: demands item i may pay for
-    buys: tuple[tuple[int, ...], ...]    # buys[i]: items (to buy) item i may pay for
-    max_per_demand: int
-    max_kept: int
+def refined_upper_bound(game: Game, state: Any) -> int:
+    """The game's fast bound, tightened by the exact static covering problem it states
+    (`cover_problem`) where it states one."""
+    fast = game.score_upper_bound(state)
+    problem = game.cover_problem(state)
+    if problem is None:
+        return fast
+    return min(fast, game.bound_given_keep(state, best_keep(problem, SECONDS_PER_BOUND)))
 
 
 def best_keep(problem: CoverProblem, time_limit: float = 10.0) -> int | None:

@@ -13,8 +13,8 @@ Outcomes are explicit, as in Solvitaire and Freecell Solver: WON and LOST only f
 search that finished; a search whose time, state or table budget ran out says UNDECIDED
 (with the best line it had found, never presented as optimal).  `engine="plain"` is the
 baseline of issue 2 (no bounds); `engine="pruned"` adds the game's score_upper_bound hook
-as branch and bound; `engine="cpsat"` also asks the game's refined_upper_bound (CP-SAT)
-near the root; `engine="compiled"` hands the search to the game's compiled_solve hook (for
+as branch and bound; `engine="cpsat"` also asks CP-SAT the covering problem the game states
+(`cover_problem`, solver/cpsat.py) near the root; `engine="compiled"` hands the search to the game's compiled_solve hook (for
 Adaman the "pruned" search in C, games/_adaman_core.c; ValueError when a game has none);
 `engine="auto"` (the CLI's default) is "compiled" where the game has it for the variant in
 use, else "pruned".
@@ -27,7 +27,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.base import EngineError, Game
+from games.base import CompiledLimits, EngineError, Game
+from solver.cpsat import refined_upper_bound
 
 WON, LOST, UNDECIDED = "WON", "LOST", "UNDECIDED"
 ENGINES = ("auto", "plain", "pruned", "cpsat", "compiled")
@@ -105,7 +106,7 @@ def solve(game: Game, state: Any, mode: str = "optimal", engine: str = "pruned",
         raise ValueError(f"unknown mode {mode!r} or engine {engine!r}")
     if engine in ("compiled", "auto"):  # the game's own compiled search: "pruned" in C
         try:
-            result = game.compiled_solve(state, mode, budget)
+            result = _compiled(game, state, mode, budget)
             if result is None:
                 raise EngineError(f"no compiled engine for {game.name}")
             return result
@@ -124,6 +125,23 @@ def solve(game: Game, state: Any, mode: str = "optimal", engine: str = "pruned",
         sys.setrecursionlimit(old_limit)
 
 
+def _compiled(game: Game, state: Any, mode: str, budget: Budget) -> SolveResult | None:
+    """The game's compiled search under this budget, as a SolveResult (None: it has none)."""
+    table_cap, cap_reason = budget.table_cap(game.compiled_entry_bytes or PYTHON_ENTRY_BYTES)
+    started = time.perf_counter()
+    run = game.compiled_solve(state, mode, CompiledLimits(budget.time_limit, budget.max_states, table_cap,
+                                                          LDS_ROUNDS))
+    if run is None:
+        return None
+    stats = Stats(run.states, run.table_hits, run.unique, run.max_depth, time.perf_counter() - started)
+    exhausted = {
+        "": "", "states": f"state budget of {budget.max_states} states",
+        "time": f"time limit of {budget.time_limit:g} s" if budget.time_limit is not None else "",
+        "table": cap_reason, "memory": "memory for the transposition table",
+    }[run.exhausted]
+    return SolveResult(run.verdict, run.score, run.line, run.line_score, mode, "compiled", stats, exhausted)
+
+
 class _Search:
     def __init__(self, game: Game, engine: str, budget: Budget):
         self.game = game
@@ -139,6 +157,7 @@ class _Search:
         self.best_line: list = []
         self.bounded = engine != "plain"
         self.refined = engine == "cpsat"
+        self.proved_lost = False  # optimal mode: the complete win search found none
 
     # ----- optimal score ------------------------------------------------------------------
     def run_optimal(self, root) -> SolveResult:
@@ -173,6 +192,7 @@ class _Search:
         """The root's bound, lowered below any win's score when a winnability search
         proves there is none."""
         won = self.search_win(root)
+        self.proved_lost = not won
         if won:
             self._note_terminal_line(self._line_score(root, self.path), self.path)
         self.path = []
@@ -206,7 +226,7 @@ class _Search:
             return outcome.score
         ceiling = game.score_upper_bound(state) if self.bounded else game.max_score
         if self.refined and ceiling > floor and depth <= REFINED_BOUND_DEPTH:
-            ceiling = min(ceiling, game.refined_upper_bound(state))
+            ceiling = min(ceiling, refined_upper_bound(game, state))
         if ceiling <= floor:
             self._store(key, ceiling, False)
             return ceiling
@@ -344,9 +364,11 @@ class _Search:
         return SolveResult(verdict, score, line, line_score, mode, self.engine, self.stats)
 
     def _undecided(self, mode: str, why: str) -> SolveResult:
-        """Budget ran out: no verdict, but a win already found is still a proven win."""
+        """Budget ran out: no optimum, but a win already found is still a proven win, and
+        a complete win search that found none still proves the loss."""
         line, score = self.best_line, self.best_score
         won = score is not None and self._line_wins(self.root, line)
-        result = self._result(WON if won else UNDECIDED, None, line, score, mode)
+        verdict = WON if won else LOST if self.proved_lost else UNDECIDED
+        result = self._result(verdict, None, line, score, mode)
         result.exhausted = why
         return result

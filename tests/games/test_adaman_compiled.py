@@ -67,7 +67,9 @@ def compare(game, state, mode, budget):
     assert compiled.engine == "compiled"
     check_line(game, state, compiled)
     if compiled.exhausted:
-        assert compiled.verdict in (UNDECIDED, WON) and compiled.score is None
+        assert compiled.verdict in (UNDECIDED, WON, LOST) and compiled.score is None
+        if compiled.verdict == LOST:  # only from the complete win search of the optimal mode
+            assert mode == "optimal" and solve(game, state, "winnable", "compiled").verdict == LOST
     return compiled
 
 
