@@ -7,7 +7,10 @@ with one line `usurper: error: ...` and exit code 2; no traceback reaches the us
 from __future__ import annotations
 
 import json
+import random
+import shlex
 import sys
+from pathlib import Path
 
 import click
 from tqdm import tqdm
@@ -15,6 +18,7 @@ from tqdm import tqdm
 from games import GAMES, make_game
 from games.base import Game, UsurperError
 from solver import benchmark
+from solver import catalogue as catalogues
 from solver.search import ENGINES, Budget, SolveResult, solve
 from solver.verify import check_claim, replay_text
 
@@ -176,6 +180,134 @@ def bench(game, seeds, mode, engine, time_limit, baseline, baseline_limit, varia
         rows = benchmark.run(rules, seed_range, mode, engine, time_limit, baseline, baseline_limit, each)
     click.echo(f"{rules.name} ({rules.variant}), time limit {time_limit:g} s per deal")
     click.echo("\n".join(benchmark.summary(rows, mode, engine, baseline)))
+
+
+class GameOrCommand(click.Group):
+    """`usurper catalogue GAME ...` is `usurper catalogue run GAME ...`: a first word that
+    is not one of the group's commands is a game name for `run`."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if args and args[0] not in self.commands and not args[0].startswith("-"):
+            args = ["run", *args]
+        return super().parse_args(ctx, args)
+
+
+@usurper.group(cls=GameOrCommand)
+def catalogue():
+    """Solve every seed of a range into a resumable file, and summarise one.
+
+    \b
+    usurper catalogue GAME --seeds A-B --out FILE   (the same as: usurper catalogue run GAME ...)
+    usurper catalogue stats FILE [--plot out.png]
+    """
+
+
+@catalogue.command("run")
+@click.argument("game", type=click.Choice(sorted(GAMES), case_sensitive=False))
+@click.option("--seeds", required=True, help="Inclusive seed range A-B.")
+@click.option("--out", required=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="The catalogue file (JSON Lines); an existing one is resumed.")
+@click.option("--variant", "variants", multiple=True, help="Variant switch, repeatable or comma separated.")
+@click.option("--mode", type=click.Choice(["optimal", "winnable"]), default="optimal", show_default=True)
+@click.option("--engine", type=click.Choice(ENGINES), default="auto", show_default=True)
+@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=60.0, show_default=True,
+              help="Seconds per seed before the search gives up (UNDECIDED).")
+@click.option("--max-states", type=click.IntRange(min=1), help="States per seed at most (deterministic budget).")
+@click.option("--max-memory", type=click.IntRange(min=1), default=4096, show_default=True,
+              help="Megabytes of transposition table per worker.")
+@click.option("--verdict-limit", type=click.FloatRange(min=0, min_open=True),
+              help="Mode optimal: seconds for a winnability search where the optimal one ran out "
+                   "before deciding won or lost.")
+@click.option("--workers", type=click.IntRange(min=1), help="Local processes [default: every core; 1: no pool].")
+@click.option("--scheduler", metavar="ADDRESS",
+              help="Send the work to a running Dask scheduler instead (e.g. tcp://HOST:8786).")
+def catalogue_run(game, seeds, out, variants, mode, engine, time_limit, max_states, max_memory, verdict_limit,
+                  workers, scheduler):
+    """Solve every seed of --seeds, one row per seed in --out; re-running resumes."""
+    job = catalogues.make_job(game, variants, mode, engine, time_limit, max_states, max_memory, verdict_limit)
+    seed_range = benchmark.parse_seed_range(seeds)
+    progress: dict = {}
+
+    def start(todo, rows):
+        progress["tally"] = tally = catalogues.Tally(rows)
+        progress["bar"] = bar = tqdm(total=todo, unit="seed", disable=None, smoothing=0.05)
+        bar.set_postfix_str(tally.text())
+
+    def each(row):
+        progress["tally"].add(row)
+        progress["bar"].set_postfix_str(progress["tally"].text(), refresh=False)
+        progress["bar"].update(1)
+
+    try:
+        report = catalogues.run(out, job, seed_range, workers, scheduler, start, each)
+    except catalogues.Interrupted as exc:
+        if "bar" in progress:
+            progress["bar"].close()
+        click.echo(f"usurper: {exc}", err=True)
+        sys.exit(130)
+    finally:
+        if "bar" in progress:
+            progress["bar"].close()
+    outcomes = ", ".join(f"{report.outcomes[name]} {name}" for name in catalogues.OUTCOMES)
+    click.echo(f"{out}: seeds {seed_range.start}-{seed_range.stop - 1} of {job.title}: {report.added} solved now, "
+               f"{report.already} already there; {outcomes}")
+    click.echo(f"Figures: usurper catalogue stats {shlex.quote(str(out))}")
+
+
+@catalogue.command("stats")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--plot", type=click.Path(dir_okay=False, path_type=Path),
+              help="Also draw the score histogram and the solve-time distribution to this PNG.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+def catalogue_stats(file, plot, as_json):
+    """Outcomes, win rate (Wilson 95 %), score distribution and solve times of a catalogue."""
+    book = catalogues.read(file)
+    summary = catalogues.summarise(book)
+    if plot is not None:
+        catalogues.plot(book, plot)
+        summary["plot"] = str(plot)
+    if as_json:
+        click.echo(json.dumps(summary, indent=2))
+        return
+    click.echo("\n".join(catalogues.format_summary(summary)))
+    if plot is not None:
+        click.echo(f"plot          {plot}")
+
+
+@usurper.command()
+@click.argument("game", type=click.Choice(sorted(GAMES), case_sensitive=False))
+@click.option("--winnable", is_flag=True, help="Only deals that can be won.")
+@click.option("--min-score", type=int, help="Only deals where this score is known reachable.")
+@click.option("--catalogue", "catalogue_file", type=click.Path(dir_okay=False, path_type=Path),
+              help="Pick from this catalogue [default: the shipped one, data/catalogue/GAME.jsonl].")
+@click.option("--variant", "variants", multiple=True, help="Variant switch, repeatable or comma separated.")
+@click.option("--random-seed", type=int, help="Make the pick reproducible.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+def pick(game, winnable, min_score, catalogue_file, variants, random_seed, as_json):
+    """A seed to play, from a catalogue: won deals only, or deals reaching a score."""
+    job = catalogues.make_job(game, variants)
+    path = catalogue_file or catalogues.shipped_catalogue(job)
+    if catalogue_file is None and not path.exists():
+        raise UsurperError(f"no shipped catalogue for {job.title} ({path}); make one with "
+                           f"`usurper catalogue {job.game} --seeds 0-999 --out FILE` and pass --catalogue FILE")
+    book = catalogues.read(path)
+    catalogues.check_matches(book, job)
+    row, matches = catalogues.pick(book, winnable, min_score, random.Random(random_seed))
+    seed = row["seed"]
+    flags = "".join(f" --variant {shlex.quote(word)}" for word in job.variants)
+    if as_json:
+        click.echo(json.dumps({"game": job.game, "variants": list(job.variants), "catalogue": str(path),
+                               "matches": matches, "seeds": len(book.rows), **row}, indent=2))
+        return
+    score = (f"optimal score {row['score']}" if row["score"] is not None
+             else f"best line found scores {row['best']} (optimum not proven)" if row["best"] is not None
+             else "no score known")
+    click.echo(f"Seed {seed} of {job.title} ({matches:,} of the {len(book.rows):,} seeds in {path} match)")
+    click.echo(f"{row['outcome']}, {score}; solved in {row['seconds']:g} s, {row['states'] or 0:,} states")
+    if row.get("first_move"):
+        click.echo(f"First move of the solver's line (spoiler): {row['first_move']}")
+    click.echo(f"Deal it:  usurper deal {job.game} --seed {seed}{flags}")
+    click.echo(f"Solve it: usurper solve {job.game} --seed {seed}{flags}")
 
 
 def load_deal(game: str, seed, deal_text, variants) -> tuple[Game, tuple]:

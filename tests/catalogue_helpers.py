@@ -1,0 +1,21 @@
+"""Per-seed functions for the catalogue tests: top-level, so worker processes can import them
+(tests/ is on sys.path, see conftest.py, and worker processes inherit it)."""
+
+from __future__ import annotations
+
+import os
+
+from solver.catalogue import Job, solve_seed
+
+
+def die_on_seed_3(job: Job, seed: int) -> dict:
+    """Seed 3 kills the worker process that solves it, like a crash in compiled code."""
+    if seed == 3:
+        os._exit(7)
+    return solve_seed(job, seed)
+
+
+def raise_on_seed_3(job: Job, seed: int) -> dict:
+    if seed == 3:
+        raise RuntimeError("the test's seed 3 fails")
+    return solve_seed(job, seed)

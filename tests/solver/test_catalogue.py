@@ -1,0 +1,450 @@
+"""Catalogues (solver/catalogue.py, `usurper catalogue`, `usurper pick`): rows equal to solving
+each seed directly, the same rows from a process pool, in this process and on a Dask cluster,
+resume after a clean stop, a cut-short line or a real kill -9, ERROR rows, and the figures.
+
+Budgets are state counts, never time, so that every row is deterministic and comparable.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from catalogue_helpers import die_on_seed_3, raise_on_seed_3
+
+import games
+from games import make_game
+from games.base import UsurperError
+from games.royal_assassin import RoyalAssassin
+from solver import catalogue
+from solver.search import Budget, solve
+from solver.stats import wilson_interval
+from solver.verify import check_claim
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+ADAMAN = catalogue.make_job("adaman", engine="compiled", time_limit=None, max_states=30_000)
+ROYAL = catalogue.make_job("royal-assassin", time_limit=None, max_states=3_000)
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def without_seconds(rows: dict) -> dict:
+    """Rows as comparable facts: everything but the wall-clock time."""
+    return {seed: {name: value for name, value in row.items() if name != "seconds"} for seed, row in rows.items()}
+
+
+def file_seeds(path: Path) -> list[int]:
+    """The seeds of the rows in file order, checking every line is whole JSON."""
+    data = path.read_bytes()
+    assert data.endswith(b"\n")
+    lines = data.decode().splitlines()
+    assert json.loads(lines[0])["format"] == catalogue.FORMAT
+    return [json.loads(line)["seed"] for line in lines[1:]]
+
+
+def usurper(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", "import cli; cli.main()", *args],
+                          check=False, capture_output=True, text=True, cwd=ROOT, timeout=timeout)
+
+
+def one_line_error(done: subprocess.CompletedProcess, problem: str) -> None:
+    lines = done.stderr.strip().splitlines()
+    assert done.returncode == 2, done.stderr
+    assert len(lines) == 1 and lines[0].startswith("usurper: error:") and problem in lines[0], done.stderr
+
+
+# ----- rows -----------------------------------------------------------------------------
+
+def test_rows_are_what_solving_each_seed_directly_gives(tmp_path):
+    path = tmp_path / "adaman.jsonl"
+    catalogue.run(path, ADAMAN, range(6), workers=1)
+    rows = catalogue.read(path).rows
+    game = make_game("adaman")
+    for seed in range(6):
+        state = game.initial_state(game.deal_from_seed(seed))
+        result = solve(game, state, "optimal", "compiled", Budget(max_states=30_000))
+        if result.line_score is not None:
+            check_claim(game, state, result.line, result.verdict == "WON", result.line_score)
+        row = rows[seed]
+        assert (row["outcome"], row["score"], row["best"], row["states"]) == (
+            result.verdict, result.score, result.line_score, result.stats.states)
+        assert row["first_move"] == (game.format_move(state, result.line[0]) if result.line else None)
+        assert row["engine"] == f"compiled {catalogue.ENGINE_VERSION}" and "error" not in row
+
+
+def test_the_header_names_the_question_with_variants_in_canonical_order(tmp_path):
+    path = tmp_path / "ra.jsonl"
+    job = catalogue.make_job("royal_assassin", ["joker_dies,two_jokers"], max_states=1000)
+    catalogue.run(path, job, range(2), workers=1)
+    header = catalogue.read(path).header
+    assert (header["game"], header["variants"], header["mode"], header["engine"]) == (
+        "royal-assassin", ["two_jokers", "joker_dies"], "optimal", "auto")
+    assert (header["time_limit"], header["max_states"], header["version"]) == (60.0, 1000, catalogue.FORMAT_VERSION)
+
+
+def test_process_pool_rows_equal_in_process_rows_and_end_in_seed_order(tmp_path):
+    alone, pooled = tmp_path / "alone.jsonl", tmp_path / "pooled.jsonl"
+    catalogue.run(alone, ADAMAN, range(8), workers=1)
+    report = catalogue.run(pooled, ADAMAN, range(8), workers=2)
+    assert report.added == 8
+    assert without_seconds(catalogue.read(pooled).rows) == without_seconds(catalogue.read(alone).rows)
+    assert file_seeds(pooled) == list(range(8))
+
+
+def test_dask_cluster_rows_equal_process_pool_rows(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    pooled, clustered = tmp_path / "pooled.jsonl", tmp_path / "clustered.jsonl"
+    catalogue.run(pooled, ADAMAN, range(8), workers=2)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                  dashboard_address=None) as cluster:
+        report = catalogue.run(clustered, ADAMAN, range(8), scheduler=cluster.scheduler_address)
+        assert report.added == 8
+        again = catalogue.run(clustered, ADAMAN, range(10), scheduler=cluster.scheduler_address)
+        assert (again.already, again.added) == (8, 2)
+    rows = catalogue.read(clustered).rows
+    assert without_seconds({seed: rows[seed] for seed in range(8)}) == without_seconds(catalogue.read(pooled).rows)
+    assert file_seeds(clustered) == list(range(10))
+
+
+def test_an_unreachable_scheduler_is_one_error_and_no_file(tmp_path, monkeypatch):
+    monkeypatch.setattr(catalogue, "SCHEDULER_TIMEOUT", 1.0)
+    path = tmp_path / "never.jsonl"
+    with pytest.raises(UsurperError, match="cannot reach the Dask scheduler at tcp://127.0.0.1:1"):
+        catalogue.run(path, ROYAL, range(3), scheduler="tcp://127.0.0.1:1")
+    assert not path.exists()
+
+
+# ----- resume ---------------------------------------------------------------------------
+
+def test_resume_solves_only_the_seeds_not_yet_in_the_file(tmp_path):
+    path = tmp_path / "ra.jsonl"
+    catalogue.run(path, ROYAL, range(5), workers=1)
+    solved = []
+
+    def counting(job, seed):
+        solved.append(seed)
+        return catalogue.solve_seed(job, seed)
+
+    report = catalogue.run(path, ROYAL, range(10), workers=1, solve_one=counting)
+    assert solved == [5, 6, 7, 8, 9] and (report.already, report.added) == (5, 5)
+    before = path.read_bytes()
+    again = catalogue.run(path, ROYAL, range(10), workers=1, solve_one=counting)
+    assert solved == [5, 6, 7, 8, 9] and again.added == 0
+    assert path.read_bytes() == before
+
+
+def test_a_line_cut_short_is_dropped_and_its_seed_solved_again(tmp_path):
+    path = tmp_path / "ra.jsonl"
+    catalogue.run(path, ROYAL, range(5), workers=1)
+    whole = json.dumps(catalogue.solve_seed(ROYAL, 5)) + "\n"
+    with path.open("a") as handle:  # what a kill -9 in the middle of a write leaves
+        handle.write(whole[: len(whole) // 2])
+    assert sorted(catalogue.read(path).rows) == list(range(5))  # readers ignore it
+    catalogue.run(path, ROYAL, range(7), workers=1)
+    assert file_seeds(path) == list(range(7))
+    assert without_seconds({5: catalogue.read(path).rows[5]}) == without_seconds({5: json.loads(whole)})
+
+
+def test_a_header_cut_short_is_started_again(tmp_path):
+    path = tmp_path / "ra.jsonl"
+    path.write_text(json.dumps(ROYAL.header())[:20])
+    catalogue.run(path, ROYAL, range(2), workers=1)
+    assert file_seeds(path) == [0, 1]
+
+
+def test_kill_9_mid_run_then_the_same_command_leaves_every_seed_exactly_once(tmp_path):
+    path = tmp_path / "adaman.jsonl"
+    command = [sys.executable, "-c", "import cli; cli.main()", "catalogue", "adaman", "--seeds", "0-29",
+               "--out", str(path), "--max-states", "150000", "--workers", "2"]
+    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                               start_new_session=True)
+    deadline = time.monotonic() + 60
+    while process.poll() is None and time.monotonic() < deadline:
+        if path.exists() and path.read_bytes().count(b"\n") >= 4:  # the header and three rows
+            break
+        time.sleep(0.005)
+    os.killpg(process.pid, signal.SIGKILL)  # the whole group: the parent and its workers
+    assert process.wait(timeout=10) == -signal.SIGKILL, "the run finished before it could be killed"
+    survivors = catalogue.read(path).rows
+    assert 3 <= len(survivors) < 30
+    done = subprocess.run(command, check=False, cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert f"{30 - len(survivors)} solved now, {len(survivors)} already there" in done.stdout
+    assert file_seeds(path) == list(range(30))
+    rows = catalogue.read(path).rows
+    assert all(rows[seed] == row for seed, row in survivors.items())
+
+
+def test_ctrl_c_stops_cleanly_keeping_the_rows_written(tmp_path):
+    path = tmp_path / "adaman.jsonl"
+    command = [sys.executable, "-c", "import cli; cli.main()", "catalogue", "adaman", "--seeds", "0-29",
+               "--out", str(path), "--max-states", "150000", "--workers", "2"]
+    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               start_new_session=True)
+    deadline = time.monotonic() + 60
+    while process.poll() is None and time.monotonic() < deadline:
+        if path.exists() and path.read_bytes().count(b"\n") >= 3:
+            break
+        time.sleep(0.005)
+    os.killpg(process.pid, signal.SIGINT)  # as a terminal's Ctrl-C: the whole foreground group
+    _, stderr = process.communicate(timeout=30)
+    assert process.returncode == 130, stderr
+    assert stderr.strip().splitlines()[-1].startswith("usurper: interrupted; ")
+    assert stderr.strip().endswith("seeds done, re-run the same command to resume")
+    assert "Traceback" not in stderr
+    seeds = file_seeds(path)
+    assert len(seeds) == len(set(seeds)) and 2 <= len(seeds) < 30
+
+
+def test_interrupting_a_run_raises_interrupted_with_the_seeds_done(tmp_path):
+    path = tmp_path / "ra.jsonl"
+
+    def stop_at_3(job, seed):
+        if seed == 3:
+            raise KeyboardInterrupt
+        return catalogue.solve_seed(job, seed)
+
+    with pytest.raises(catalogue.Interrupted, match="interrupted; 3 of 6 seeds done"):
+        catalogue.run(path, ROYAL, range(6), workers=1, solve_one=stop_at_3)
+    assert file_seeds(path) == [0, 1, 2]
+
+
+def test_a_run_with_other_parameters_is_refused_naming_the_difference(tmp_path):
+    path = tmp_path / "ra.jsonl"
+    catalogue.run(path, ROYAL, range(2), workers=1)
+    before = path.read_bytes()
+    other = catalogue.make_job("royal-assassin", time_limit=None, max_states=4_000)
+    with pytest.raises(UsurperError, match=r"holds max_states=3000, but this run asks max_states=4000"):
+        catalogue.run(path, other, range(4), workers=1)
+    with pytest.raises(UsurperError, match=r"game=royal-assassin.*game=adaman"):
+        catalogue.run(path, ADAMAN, range(4), workers=1)
+    assert path.read_bytes() == before
+
+
+def test_a_second_run_on_the_same_file_at_once_is_refused(tmp_path):
+    path = tmp_path / "ra.jsonl"
+    catalogue.run(path, ROYAL, range(2), workers=1)
+    with path.open("rb") as held:
+        fcntl.flock(held.fileno(), fcntl.LOCK_EX)
+        with pytest.raises(UsurperError, match="being written by another"):
+            catalogue.run(path, ROYAL, range(4), workers=1)
+    assert file_seeds(path) == [0, 1]
+
+
+@pytest.mark.parametrize("content, problem", [
+    ("hello\n", "line 1 is not JSON"),
+    ('{"a": 1}\n', "line 1 is not its header"),
+    ("not a catalogue at all", "no header line"),
+])
+def test_a_file_that_is_not_a_catalogue_is_refused_and_left_alone(tmp_path, content, problem):
+    path = tmp_path / "other.txt"
+    path.write_text(content)
+    with pytest.raises(UsurperError, match=problem):
+        catalogue.run(path, ROYAL, range(2), workers=1)
+    with pytest.raises(UsurperError, match=problem):
+        catalogue.read(path)
+    assert path.read_text() == content
+
+
+def test_a_malformed_row_in_the_middle_is_an_error_naming_its_line(tmp_path):
+    path = tmp_path / "ra.jsonl"
+    catalogue.run(path, ROYAL, range(3), workers=1)
+    lines = path.read_text().splitlines(keepends=True)
+    path.write_text(lines[0] + lines[1] + '{"seed": "x"}\n' + lines[3])
+    with pytest.raises(UsurperError, match="line 3 is not a catalogue row"):
+        catalogue.read(path)
+
+
+# ----- errors ---------------------------------------------------------------------------
+
+class FailsOnSeed3(RoyalAssassin):
+    """Royal Assassin whose deal of seed 3 cannot be made: an honest failure inside a seed."""
+
+    name = "stub-fails-on-3"
+
+    def deal_from_seed(self, seed: int) -> tuple:
+        if seed == 3:
+            raise ValueError("no deal for seed 3")
+        return super().deal_from_seed(seed)
+
+
+def test_a_seed_that_raises_is_an_error_row_and_the_run_goes_on(tmp_path, monkeypatch):
+    monkeypatch.setitem(games.GAMES, FailsOnSeed3.name, lambda variants: FailsOnSeed3())
+    job = catalogue.make_job(FailsOnSeed3.name, time_limit=None, max_states=3_000)
+    path = tmp_path / "stub.jsonl"
+    report = catalogue.run(path, job, range(6), workers=1)
+    rows = catalogue.read(path).rows
+    assert rows[3]["outcome"] == "ERROR" and rows[3]["error"] == "ValueError: no deal for seed 3"
+    assert (rows[3]["score"], rows[3]["best"], rows[3]["first_move"]) == (None, None, None)
+    assert report.outcomes["ERROR"] == 1 and all(rows[seed]["outcome"] != "ERROR" for seed in (0, 1, 2, 4, 5))
+    assert catalogue.run(path, job, range(6), workers=1).added == 0  # an ERROR row is an answer: not retried
+
+
+def test_a_seed_that_raises_in_a_worker_is_an_error_row(tmp_path):
+    path = tmp_path / "ra.jsonl"
+    catalogue.run(path, ROYAL, range(6), workers=2, solve_one=raise_on_seed_3)
+    rows = catalogue.read(path).rows
+    assert rows[3]["outcome"] == "ERROR" and "the test's seed 3 fails" in rows[3]["error"]
+    assert sorted(rows) == list(range(6))
+
+
+def test_a_seed_that_kills_its_worker_is_an_error_row_and_the_pool_goes_on(tmp_path):
+    alone, pooled = tmp_path / "alone.jsonl", tmp_path / "pooled.jsonl"
+    catalogue.run(alone, ROYAL, range(8), workers=1)
+    catalogue.run(pooled, ROYAL, range(8), workers=2, solve_one=die_on_seed_3)
+    rows = catalogue.read(pooled).rows
+    assert rows[3]["outcome"] == "ERROR" and "worker process died" in rows[3]["error"]
+    del rows[3]
+    expected = catalogue.read(alone).rows
+    del expected[3]
+    assert without_seconds(rows) == without_seconds(expected)
+
+
+# ----- figures, plot, pick ----------------------------------------------------------------
+
+def hand_made(path: Path) -> Path:
+    """Ten seeds: six won (one score unproven), two lost (one unproven), two undecided."""
+    facts = [("WON", 70, 70), ("WON", 70, 70), ("WON", 80, 80), ("WON", 90, 90), ("WON", None, 85),
+             ("WON", 95, 95), ("LOST", 30, 30), ("LOST", None, 40), ("UNDECIDED", None, 60),
+             ("UNDECIDED", None, None)]
+    job = catalogue.Job("adaman")
+    lines = [json.dumps(job.header())]
+    for seed, (outcome, score, best) in enumerate(facts):
+        lines.append(json.dumps({"seed": seed, "outcome": outcome, "score": score, "best": best,
+                                 "states": 10 * (seed + 1), "seconds": round(0.1 * (seed + 1), 1),
+                                 "first_move": None, "engine": "compiled test"}))
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def test_figures_count_undecided_as_lost_for_the_low_end_and_won_for_the_high(tmp_path):
+    summary = catalogue.summarise(catalogue.read(hand_made(tmp_path / "hand.jsonl")))
+    assert summary["outcomes"] == {"WON": 6, "LOST": 2, "UNDECIDED": 2, "ERROR": 0}
+    low, high = summary["wilson_95"]
+    assert (low, high) == (wilson_interval(6, 10)[0], wilson_interval(8, 10)[1])
+    assert round(low, 4) == 0.3127 and round(high, 4) == 0.9433
+    assert summary["win_rate"] == 0.6 and summary["win_rate_of_decided"] == 0.75
+    assert summary["scores"] == {"30": 1, "70": 2, "80": 1, "90": 1, "95": 1} and summary["proven_scores"] == 6
+    assert summary["seconds"] == pytest.approx({"median": 0.55, "p90": 0.91, "p99": 0.991, "max": 1.0})
+    assert summary["states"]["median"] == 55 and summary["states"]["max"] == 100
+    text = "\n".join(catalogue.format_summary(summary))
+    assert "Wilson 95 % [31.3, 94.3] %" in text and "6 WON, 2 LOST, 2 UNDECIDED, 0 ERROR" in text
+
+
+def test_stats_command_prints_figures_and_plot_writes_a_whole_png(tmp_path):
+    path = hand_made(tmp_path / "hand.jsonl")
+    plot = tmp_path / "plots" / "hand.png"
+    done = usurper("catalogue", "stats", str(path), "--plot", str(plot))
+    assert done.returncode == 0, done.stderr
+    assert "win rate      60.0 % of all seeds (75.0 % of the 8 decided)" in done.stdout
+    assert plot.read_bytes().startswith(PNG_SIGNATURE)
+    assert sorted(item.name for item in plot.parent.iterdir()) == ["hand.png"]  # no temporary file left
+    report = json.loads(usurper("catalogue", "stats", str(path), "--json").stdout)
+    assert report["outcomes"]["WON"] == 6
+
+
+def test_pick_keeps_to_the_filters_and_chooses_among_all_that_match(tmp_path):
+    book = catalogue.read(hand_made(tmp_path / "hand.jsonl"))
+
+    def picks(**filters) -> set:
+        return {catalogue.pick(book, rng=random.Random(number), **filters)[0]["seed"] for number in range(200)}
+
+    assert picks(winnable=True) == {0, 1, 2, 3, 4, 5}
+    assert picks(min_score=85) == {3, 4, 5}  # seed 4: its best line reaches 85, the optimum unproven
+    assert picks(min_score=50) == {0, 1, 2, 3, 4, 5, 8}  # undecided seed 8 has a verified line of 60
+    assert picks(winnable=True, min_score=91) == {5}
+    assert catalogue.pick(book, winnable=True, rng=random.Random(1))[1] == 6
+    with pytest.raises(UsurperError, match=r"matches \(won and score >= 96\)"):
+        catalogue.pick(book, winnable=True, min_score=96)
+
+
+def test_pick_command_prints_the_seed_and_how_to_play_it(tmp_path):
+    path = hand_made(tmp_path / "hand.jsonl")
+    done = usurper("pick", "adaman", "--catalogue", str(path), "--winnable", "--min-score", "91")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("Seed 5 of adaman (standard)") and "usurper deal adaman --seed 5" in done.stdout
+    chosen = json.loads(usurper("pick", "adaman", "--catalogue", str(path), "--random-seed", "3", "--json").stdout)
+    again = json.loads(usurper("pick", "adaman", "--catalogue", str(path), "--random-seed", "3", "--json").stdout)
+    assert chosen["seed"] == again["seed"]
+
+
+def test_the_shipped_catalogue_holds_every_seed_once():
+    path = catalogue.shipped_catalogue(catalogue.make_job("adaman"))
+    if not path.exists():
+        pytest.skip("no shipped catalogue yet")
+    book = catalogue.read(path)
+    seeds = file_seeds(path)
+    assert len(seeds) == len(set(seeds)) == len(book.rows)
+    assert (book.header["game"], book.header["variants"]) == ("adaman", [])
+    assert sorted(seeds) == list(range(len(seeds)))
+
+
+# ----- the command ----------------------------------------------------------------------
+
+def test_catalogue_command_writes_rows_and_reports(tmp_path):
+    path = tmp_path / "out" / "ra.jsonl"
+    done = usurper("catalogue", "royal-assassin", "--seeds", "0-9", "--out", str(path), "--max-states", "3000",
+                   "--workers", "1")
+    assert done.returncode == 0, done.stderr
+    assert "10 solved now, 0 already there" in done.stdout
+    assert file_seeds(path) == list(range(10))
+    again = usurper("catalogue", "run", "royal-assassin", "--seeds", "0-11", "--out", str(path), "--max-states",
+                    "3000", "--workers", "1")
+    assert "2 solved now, 10 already there" in again.stdout
+
+
+@pytest.mark.parametrize("args, problem", [
+    (["adaman", "--seeds", "9-1"], "bad seed range '9-1'"),
+    (["adaman", "--seeds", "0-9", "--variant", "nonsense"], "unknown adaman variant"),
+    (["chess", "--seeds", "0-9"], "'chess' is not one of"),
+    (["adaman", "--seeds", "0-9", "--engine", "compiled", "--variant", "excuse"], "excuse"),
+    (["adaman", "--seeds", "0-9", "--workers", "2", "--scheduler", "tcp://127.0.0.1:1"], "not both"),
+    (["adaman", "--seeds", "0-9", "--workers", "0"], "--workers"),
+])
+def test_bad_catalogue_options_are_one_line_exit_2_and_no_file(tmp_path, args, problem):
+    path = tmp_path / "never.jsonl"
+    one_line_error(usurper("catalogue", *args, "--out", str(path)), problem)
+    assert not path.exists()
+
+
+def test_unreadable_catalogues_are_one_line_and_exit_2(tmp_path):
+    one_line_error(usurper("catalogue", "stats", str(tmp_path / "missing.jsonl")), "cannot read catalogue")
+    (tmp_path / "notes.txt").write_text("just notes\n")
+    one_line_error(usurper("catalogue", "stats", str(tmp_path / "notes.txt")), "is not a usurper catalogue")
+    one_line_error(usurper("pick", "adaman", "--catalogue", str(tmp_path / "notes.txt")), "is not a usurper catalogue")
+    path = hand_made(tmp_path / "hand.jsonl")
+    one_line_error(usurper("pick", "royal-assassin", "--catalogue", str(path)), "is a catalogue of adaman")
+    one_line_error(usurper("pick", "adaman", "--catalogue", str(path), "--min-score", "200"), "no seed in")
+    one_line_error(usurper("catalogue", "adaman", "--seeds", "0-3", "--out", str(path), "--time-limit", "5"),
+                   "holds time_limit=60, but this run asks time_limit=5")
+
+
+def test_a_verdict_search_settles_what_a_short_optimal_search_left_open(tmp_path):
+    """Seed 20 has no win (11,208 states prove it); an optimal search stopped at its first
+    budget check (4,096 states) cannot know that, and the winnability search of
+    --verdict-limit can: the row says LOST, with the best line replayed and no optimum."""
+    short = catalogue.make_job("adaman", engine="compiled", time_limit=1e-9)
+    settled = catalogue.make_job("adaman", engine="compiled", time_limit=1e-9, verdict_limit=60)
+    assert catalogue.solve_seed(short, 20)["outcome"] == "UNDECIDED"
+    row = catalogue.solve_seed(settled, 20)
+    assert (row["outcome"], row["score"]) == ("LOST", None) and row["states"] > 11_208
+    game = make_game("adaman")
+    state = game.initial_state(game.deal_from_seed(20))
+    assert solve(game, state, "winnable", "compiled").verdict == "LOST"
+    with pytest.raises(UsurperError, match="verdict-limit"):
+        catalogue.make_job("adaman", mode="winnable", verdict_limit=5)
+
+
+def test_a_resumed_run_must_keep_its_verdict_limit(tmp_path):
+    path = tmp_path / "c.jsonl"
+    with_limit = catalogue.make_job("royal-assassin", time_limit=None, max_states=3_000, verdict_limit=1.0)
+    catalogue.run(path, with_limit, range(0, 2), workers=1)
+    with pytest.raises(UsurperError, match="verdict_limit"):
+        catalogue.run(path, ROYAL, range(0, 3), workers=1)
