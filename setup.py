@@ -1,8 +1,9 @@
-"""Build of the compiled Adaman search (games/_adaman_core.c); metadata is in pyproject.toml.
+"""Build of the compiled searches (games/_adaman_core.c, games/_royal_assassin_core.c);
+metadata is in pyproject.toml.
 
-`pip install -e .` (or `pip install .`) compiles the extension with the platform's C
-compiler and Python headers.  The pure-Python engines never need it: only
-`--engine compiled` imports it.
+`pip install -e .` (or `pip install .`) compiles the extensions with the platform's C
+compiler and Python headers.  The pure-Python engines never need them: only engines
+`compiled` and `auto` import them (and `auto` falls back to Python without them).
 """
 
 from setuptools import Extension, setup
@@ -13,6 +14,11 @@ setup(
             "games._adaman_core",
             sources=["games/_adaman_core.c"],
             extra_compile_args=["-O3", "-std=c11"],
-        )
+        ),
+        Extension(
+            "games._royal_assassin_core",
+            sources=["games/_royal_assassin_core.c"],
+            extra_compile_args=["-O3", "-std=c11"],
+        ),
     ]
 )

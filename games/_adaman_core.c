@@ -224,9 +224,10 @@ static inline int not_minimal(const Ctx *c, u64 payment, int paid, int need) {
 
 /* search_moves in the order of legal_moves, then order_moves: a stable sort on (not
  * personality, waste).  search_moves is legal_moves, less (when the game asks for it,
- * c->minimal_payments) the payments that are not minimal once the deck is empty. */
-static int ordered_moves(const Ctx *c, const State *s, Move *out) {
-    int minimal = c->minimal_payments && s->dealt == c->size;
+ * c->minimal_payments) the payments that are not minimal once the deck is empty; at the
+ * root (`root`) every legal move, as solver/search.py does. */
+static int ordered_moves(const Ctx *c, const State *s, Move *out, int root) {
+    int minimal = c->minimal_payments && s->dealt == c->size && !root;
     Move raw[MAX_MOVES];
     unsigned char keys[MAX_MOVES];
     int n = 0;
@@ -486,7 +487,7 @@ static int find_win(Ctx *c, const State *s, int depth, int allowed) {
         if (depth >= MAX_DEPTH) exceed(c, EXHAUSTED_MEMORY);
         Move *moves = c->moves[depth];
         State *children = c->children[depth];
-        int n = ordered_moves(c, s, moves), made = 0;
+        int n = ordered_moves(c, s, moves, depth == 0), made = 0;
         if (!complete && !allowed && n > 1) n = 1;
         for (int i = 0; i < n; i++) {
             while (made < n && made <= i + PREFETCH_AHEAD) {  /* as in value() */
@@ -538,7 +539,7 @@ static int value(Ctx *c, const State *s, int floor, int depth) {
     int best = -1;
     if (depth >= MAX_DEPTH) exceed(c, EXHAUSTED_MEMORY);
     Move *moves = c->moves[depth];
-    int n = ordered_moves(c, s, moves);
+    int n = ordered_moves(c, s, moves, depth == 0);
     /* Children are made PREFETCH_AHEAD moves in advance and their table slots prefetched,
      * so the memory latency of the probes overlaps the search of the earlier siblings. */
     State *children = c->children[depth];

@@ -62,13 +62,17 @@ attack supply cannot pay for its cheapest kill never loses a Royal again; see `_
 `search_moves` is the smaller list a search needs (no Joker placement while holding a card,
 E only when it is the only move), with the proofs in its docstring; the pruned engines use
 it, the plain engine does not.
+
+Engine "compiled" (and "auto") runs the same "pruned" search node for node in C
+(games/_royal_assassin_core.c, `compiled_solve`), for every variant but V7; the card facts
+it needs come from `_compiled_tables`, so this module stays the reference.
 """
 
 from __future__ import annotations
 
 from typing import NamedTuple
 
-from games.base import LOST, WON, DealError, Game, MoveError, Outcome, VariantError
+from games.base import LOST, WON, CompiledLimits, CompiledRun, DealError, EngineError, Game, MoveError, Outcome, VariantError
 from games.decks import JOKER as JOKER_CARD
 from games.decks import STANDARD_DECK, parse_card_list, playing_card_lookup, shuffled
 
@@ -100,6 +104,14 @@ JOKER_TURNED = tuple(f"JT({s})" for s in SUITS)
 COLUMN_MOVES = {"A": ATTACK, "R": RESERVE, "J": JOKER_SET_ASIDE, "JR": JOKER_RESERVE, "JT": JOKER_TURNED}
 #: Column moves by their text, e.g. "A(H)" -> ("A", 2).
 COLUMN_OF = {text: (kind, column) for kind, texts in COLUMN_MOVES.items() for column, text in enumerate(texts)}
+#: What one entry of the compiled engine's table costs: a 40-byte slot in a table kept between
+#: 35 % and 70 % full (games/_royal_assassin_core.c).
+COMPILED_ENTRY_BYTES = 120
+#: The rule methods the compiled engine copies: a subclass overriding one of them gets no
+#: compiled engine (it would not search the subclass's rules).
+_COMPILED_COPIES = ("initial_state", "legal_moves", "apply", "outcome", "key", "search_moves", "order_moves",
+                    "score_upper_bound", "can_still_win", "_doomed", "_stock_suffix", "_joker_targets",
+                    "_joker_moves")
 VARIANT_WORDS = (
     "two_jokers", "fixed_royals=N", "ace_first_play", "discard_on_equal_only", "royal_beneath", "joker_dies", "redeal",
 )
@@ -164,6 +176,7 @@ class RoyalAssassin(Game):
         self.resting_value = tuple(1 if RANK[c] == 1 else VALUE[c] for c in range(53)) if ace_first_play else VALUE
         self.variant = self._variant_text()
         self._suffix_cache: dict = {}
+        self._tables_for_c = None  # built on the first compiled_solve
 
     # ----- variants -------------------------------------------------------------------
     @classmethod
@@ -415,7 +428,11 @@ class RoyalAssassin(Game):
            not touch, and its effect (the Joker moves, SETTLE runs on the reserve, one V7
            play is counted) does not read the hand.  So "T, J…, rest" and "J…, T, rest" from
            S reach the same position, and the latter is still searched.  JT(X) is kept: the
-           turned Joker cannot be placed before it is turned.
+           turned Joker cannot be placed before it is turned.  This rests on the search
+           having come through S: the root, which it did not, keeps every legal move
+           (solver/search.py `_moves`).  With two Jokers (V1) nothing is dropped at D2/D2J:
+           a D2 root could need both placed before the turned card is played, and after one
+           of them the other would be dropped one level down.
         2. E only when it is the only legal move.  E is legal only with an empty stock, and
            the original stock is then used up: every Royal is on the table or killed, and no
            move (nor a V7 REDEAL, which only reuses reserve number cards and Jokers) can put
@@ -425,6 +442,8 @@ class RoyalAssassin(Game):
         """
         moves = self.legal_moves(state)
         if state.turned != NO_CARD:
+            if self.two_jokers:
+                return moves
             return [m for m in moves if m[0] != "J" or m[1] == "T"]
         if len(moves) > 1 and moves[-1] == MOVE_E:
             moves.pop()
@@ -496,6 +515,83 @@ class RoyalAssassin(Game):
         if need[0] > supply[0] or need[1] > supply[1]:
             no_win = True
         return no_win, stays if no_win else 0
+
+    # ----- compiled engine (engine "compiled": games/_royal_assassin_core.c) ------------
+    compiled_entry_bytes = COMPILED_ENTRY_BYTES
+
+    def compiled_solve(self, state: RoyalAssassinState, mode: str, limits: CompiledLimits) -> CompiledRun:
+        """The "pruned" search of solver/search.py run in C, node for node, on the tables of
+        this instance (`_compiled_tables`).  Not covered (EngineError, so engine "auto" falls
+        back to Python): the redeal variant (V7), whose stock changes, and subclasses that
+        change the rules."""
+        if self.redeal:
+            raise EngineError("the compiled Royal Assassin engine does not cover the redeal variant; "
+                              "use --engine pruned")
+        for name in _COMPILED_COPIES:
+            if getattr(type(self), name) is not getattr(RoyalAssassin, name):
+                raise EngineError(f"the compiled Royal Assassin engine does not cover {type(self).__name__}, "
+                                  f"which changes {name}; use --engine pruned")
+        try:
+            from games import _royal_assassin_core
+        except ImportError as exc:
+            raise EngineError(f"the compiled Royal Assassin engine is not built ({exc}); "
+                              "run `pip install -e .` with a C compiler") from None
+        return CompiledRun(*_royal_assassin_core.solve(
+            state.stock, state.pos, self._reserve_mask(state), self._column_words(state), state.locks,
+            state.jokers_on, state.available, state.turned, state.redeal_blocked, state.status,
+            self._compiled_tables(), mode, limits.time_limit, limits.max_states, limits.max_table,
+            limits.lds_rounds,
+        ))
+
+    @staticmethod
+    def _reserve_mask(state: RoyalAssassinState) -> int:
+        """The reserve as a bit mask over stock indices: without V7 it is a subsequence of the
+        cards turned so far, in turning order (a Joker is matched to the first one that fits)."""
+        mask, index = 0, 0
+        for card in state.reserve:
+            while index < state.pos and state.stock[index] != card:
+                index += 1
+            if index >= state.pos:
+                raise EngineError("the compiled Royal Assassin engine needs the reserve in stock order")
+            mask |= 1 << index
+            index += 1
+        return mask
+
+    @staticmethod
+    def _column_words(state: RoyalAssassinState) -> list[int]:
+        """Each column as the C side packs it: 16 bits per Royal, bottom first, code J 1, Q 2,
+        K 3 | A << 2 | D << 9."""
+        words = []
+        for royals in state.columns:
+            word = 0
+            for i, code in enumerate(royals):
+                word |= (RANK[code & 63] - 10 | royal_attack(code) << 2 | royal_defence(code) << 9) << (16 * i)
+            words.append(word)
+        return words
+
+    def _compiled_tables(self) -> tuple:
+        """Everything the C search knows about the cards and rules, from this instance: move
+        names, per card id its kind, suit, landing and resting values (V3), the attack supply
+        it counts for, its Royal code; the Royal values, column colours, OPPONENTS, the score
+        and the variant switches."""
+        if self._tables_for_c is None:
+            names = (MOVE_T, MOVE_P, MOVE_E, MOVE_REDEAL) + ATTACK + RESERVE + JOKER_SET_ASIDE + JOKER_RESERVE \
+                + JOKER_TURNED
+            cards = range(53)
+            kind = tuple(2 if c == JOKER else 1 if IS_ROYAL[c] else 0 for c in cards)
+            royal_value = [0] * 16
+            for c in range(52):
+                if IS_ROYAL[c]:
+                    royal_value[SUIT[c] * 4 + RANK[c] - 10] = VALUE[c]
+            self._tables_for_c = (
+                names, kind, tuple(max(s, 0) for s in SUIT), self.landing_value[:53], self.resting_value[:53],
+                tuple(int(not IS_RED[c // 13]) if c < 52 else 0 for c in cards),
+                tuple(RANK[c] - 10 if IS_ROYAL[c] else 0 for c in cards), tuple(royal_value),
+                tuple(int(red) for red in IS_RED), tuple(y for x in range(4) for y in OPPONENTS[x]),
+                ROYALS_IN_DECK, self.lowest_win_score, self.discard_on_equal_only, self.joker_dies,
+                self.royal_beneath, self.two_jokers,
+            )
+        return self._tables_for_c
 
     # ----- helpers ----------------------------------------------------------------------
     def _stock_suffix(self, stock: tuple[int, ...]) -> list:

@@ -10,14 +10,16 @@ Two questions, two modes:
 - `winnable`: stops at the first win; the table records states proved to have no win.
 
 Outcomes are explicit, as in Solvitaire and Freecell Solver: WON and LOST only from a
-search that finished; a search whose time, state or table budget ran out says UNDECIDED
-(with the best line it had found, never presented as optimal).  `engine="plain"` is the
-baseline of issue 2 (no bounds); `engine="pruned"` adds the game's score_upper_bound hook
-as branch and bound; `engine="cpsat"` also asks CP-SAT the covering problem the game states
-(`cover_problem`, solver/cpsat.py) near the root; `engine="compiled"` hands the search to the game's compiled_solve hook (for
-Adaman the "pruned" search in C, games/_adaman_core.c; ValueError when a game has none);
-`engine="auto"` (the CLI's default) is "compiled" where the game has it for the variant in
-use, else "pruned".
+search that finished (a complete win search that found none proves LOST even when the
+optimum of the loss then runs out of budget); a search whose time, state or table budget
+ran out says UNDECIDED (with the best line it had found, never presented as optimal).
+`engine="plain"` is the baseline of issue 2 (no bounds); `engine="pruned"` adds the game's
+score_upper_bound hook as branch and bound and its search_moves (below the root);
+`engine="cpsat"` also asks CP-SAT the covering problem the game states (`cover_problem`,
+solver/cpsat.py) near the root; `engine="compiled"` hands the search to the game's
+compiled_solve hook (Adaman and Royal Assassin: the "pruned" search in C, node for node;
+EngineError when a game or variant has none); `engine="auto"` (the CLI's default) is
+"compiled" where the game has it for the variant in use, else "pruned".
 """
 
 from __future__ import annotations
@@ -231,7 +233,7 @@ class _Search:
             self._store(key, ceiling, False)
             return ceiling
         best = -1
-        moves = self._moves(state)
+        moves = self._moves(state, depth)
         for move in moves:
             self.path.append(move)
             child = self.value(game.apply(state, move), max(floor, best), depth + 1)
@@ -295,7 +297,7 @@ class _Search:
                 return True
         elif not self.bounded or game.can_still_win(state):
             dead = False
-            for rank, move in enumerate(self._moves(state)):
+            for rank, move in enumerate(self._moves(state, depth)):
                 if not complete and rank and not allowed:
                     break
                 self.path.append(move)
@@ -308,13 +310,18 @@ class _Search:
             self._remember(self.tried, key, LDS_ROUNDS if dead else allowed)
         return False
 
-    def _moves(self, state) -> list:
+    def _moves(self, state, depth: int) -> list:
         """The plain engine tries every legal move in rule order; the pruned one drops the
-        moves the game proves dominated and tries the promising ones first."""
+        moves the game proves dominated and tries the promising ones first.
+
+        Except at the root: a dominance proof may rest on how a search reaches a position
+        (Royal Assassin drops a Joker placement after a turn because the position before
+        the turn offered it), and the root was reached by no search, so it keeps every
+        legal move."""
         game = self.game
         if not self.bounded:
             return game.legal_moves(state)
-        return game.order_moves(state, game.search_moves(state))
+        return game.order_moves(state, game.legal_moves(state) if depth == 0 else game.search_moves(state))
 
     # ----- bookkeeping --------------------------------------------------------------------
     def _count(self, depth: int) -> None:

@@ -1,0 +1,1018 @@
+/* games/_royal_assassin_core.c: the Royal Assassin "pruned" search of solver/search.py, compiled.
+ *
+ * The same algorithm as the pure-Python engine (games/royal_assassin.py + solver/search.py
+ * with engine="pruned"), which stays the readable reference the tests compare this file to:
+ *
+ *   - rules: search_moves in the order of legal_moves (D1: R(X), J(X), JR(X), T or
+ *     REDEAL/E with E only when alone; D2: A(X) then P; D2J: JT(X) then P), apply with every
+ *     forced procedure (ATTACK with the kill check, the Joker sweep and the win check, the
+ *     discard test, SETTLE, a Royal turned, V5's Royal beneath), outcome and score;
+ *   - hooks: score_upper_bound and can_still_win through _doomed (the attack supply left
+ *     against each colour against the cheapest kill of each column);
+ *   - search: search_win (rounds of limited discrepancy search, LDS_ROUNDS of
+ *     solver/search.py passed in, then the complete find_win) and, in optimal mode,
+ *     search_win then aspiration probes with value() and (value, exact) entries.
+ *
+ * Apart from the order of memory accesses (children are made a few moves ahead and their
+ * table slots prefetched), every node is the Python engine's: the tests compare verdicts,
+ * scores, lines and the state, hit, table and depth counts.
+ *
+ * The module knows no card: suits, kinds, the landing and resting values (V3), the Royal
+ * values, the opposing columns and the move names all come from the RoyalAssassin
+ * instance (RoyalAssassin._compiled_tables).  Variants: fixed_royals (V2) only changes the
+ * set-up, done in Python; V1 (two Jokers), V3, V4, V5 and V6 are flags and tables here.
+ * V7 (redeal: the stock itself changes) is not covered; the Python side refuses it.
+ *
+ * Positions.  Without V7 the stock is the deal, and the reserve is always a subsequence of
+ * the cards turned so far, in the order they were turned (set-up and P only ever put the
+ * latest card on top), so it is a bit mask over stock indices below `pos`, its top the
+ * highest bit.  A Royal on the table is 16 bits: its code (1..3, the Python side's order
+ * of the suit's Royals) | A << 2 | D << 9; a column is up to three of them, bottom first.
+ *
+ * Transposition table: open addressing (linear probing) keyed by an exact packing of the
+ * Python key into 5 words (reserve mask, pos, status, redeal flag; per column its Royals
+ * and lock; the turned card, the Jokers on columns, the Jokers available).  With two
+ * Jokers the reserve mask is made canonical (a lone Joker in the reserve is written at
+ * the lower of the two Jokers' stock indices when no reserve card lies between them), so
+ * that two positions with equal Python keys (the same card sequence) pack alike.  The
+ * full key is stored; there is no lossy hashing.  The table holds at most max_table
+ * entries, like the Python dicts under Budget.max_table.
+ */
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef uint64_t u64;
+
+#define MAX_STOCK 60          /* reserve mask bits and 6 bits of pos */
+#define MAX_CARD_IDS 64
+#define MAX_DEPTH 512         /* a line turns each card once and plays it at most twice */
+#define MAX_MOVES 16
+#define NMOVE_NAMES 24
+#define BUDGET_CHECK_EVERY 4096
+#ifndef PREFETCH_AHEAD
+#define PREFETCH_AHEAD 3
+#endif
+
+enum { PLAYING = 0, FINISHED_WON = 1, FINISHED_LOST = 2 };
+enum { KIND_NUMBER = 0, KIND_ROYAL = 1, KIND_JOKER = 2 };
+enum { EXHAUSTED_NONE = 0, EXHAUSTED_STATES, EXHAUSTED_TIME, EXHAUSTED_TABLE, EXHAUSTED_SIGNAL,
+       EXHAUSTED_MEMORY };
+/* Moves: the index into the move names passed in (T, P, E, REDEAL, then A, R, J, JR, JT
+ * each for columns 0..3). */
+enum { MV_T = 0, MV_P = 1, MV_E = 2, MV_REDEAL = 3, MV_A = 4, MV_R = 8, MV_J = 12, MV_JR = 16, MV_JT = 20 };
+
+#define SCORE_NONE INT32_MIN
+#define NO_CARD (-1)
+#define NO_LOCK (-1)
+
+typedef struct {
+    u64 reserve;          /* bit i: stock[i] lies in the reserve */
+    u64 col[4];           /* Royals bottom first, 16 bits each */
+    uint8_t n[4];         /* Royals per column */
+    int8_t lock[4];       /* attack suit, NO_LOCK */
+    uint8_t pos, jokers_on, available, redeal_blocked, status;
+    int8_t turned;        /* card id, NO_CARD at D1 */
+} State;
+
+typedef uint8_t Move;
+
+#define R_CODE(w) ((unsigned)(w) & 3u)
+#define R_A(w) ((unsigned)(w) >> 2 & 127u)
+#define R_D(w) ((unsigned)(w) >> 9 & 127u)
+#define R_MAKE(code, a, d) ((u64)(code) | (u64)(a) << 2 | (u64)(d) << 9)
+
+/* Slot words 0..4 are the key; word 4 also holds, above bit 51, value + VALUE_OFFSET
+ * (8 bits), the exact flag and the used flag. */
+#define W4_KEY_MASK ((1ULL << 51) - 1)
+#define W4_VALUE_SHIFT 51
+#define W4_EXACT (1ULL << 62)
+#define W4_USED (1ULL << 63)
+#define VALUE_OFFSET 16
+
+typedef struct {
+    u64 w[5];
+} Slot;
+
+typedef struct {
+    Slot *slots;
+    u64 capacity;                     /* power of two */
+    u64 count;
+    long long cap;                    /* entries at most; < 0: none */
+} Table;
+
+typedef struct {
+    /* deal */
+    int size;
+    int stock[MAX_STOCK];
+    /* cards, by card id */
+    int kind[MAX_CARD_IDS], suit[MAX_CARD_IDS], landing[MAX_CARD_IDS], resting[MAX_CARD_IDS];
+    int side[MAX_CARD_IDS];           /* the supply a number card adds to: the colour it attacks */
+    int rcode[MAX_CARD_IDS];          /* a Royal's code in its column, 1..3 */
+    int royal_value[4][4];            /* [column][code] */
+    int column_colour[4];
+    int opp[4][2];                    /* OPPONENTS: the columns a suit may attack, in order */
+    int max_score, lowest_win_score;
+    int eq_only, joker_dies, royal_beneath, two_jokers;
+    int d2_jokers;                    /* search_moves keeps J / JR at D2 (the two_jokers variant) */
+    int joker_lo, joker_hi;           /* two_jokers: the Jokers' stock indices */
+    /* _stock_suffix by pos */
+    int supply_left[MAX_STOCK + 1][2], future[MAX_STOCK + 1][4], cheapest_future[MAX_STOCK + 1][4];
+    /* attack supply of reserve cards by side, in byte chunks of the reserve mask */
+    int chunk_supply[2][8][256];
+    /* budgets */
+    double time_limit;                /* < 0: none */
+    long long max_states;             /* < 0: none */
+    struct timespec started;
+    long long next_check;
+    jmp_buf abort;
+    int exhausted;
+    Table table, tried;
+    long long max_table;
+    int lds_rounds;
+    /* stats */
+    long long states, table_hits;
+    int max_depth;
+    /* lines */
+    Move path[MAX_DEPTH];
+    Move best_line[MAX_DEPTH];
+    int best_len;
+    int best_score;                   /* SCORE_NONE: none yet */
+    int best_won;
+    int proved_lost;
+    int win_len, win_score;
+    Move moves[MAX_DEPTH][MAX_MOVES];
+    State children[MAX_DEPTH][MAX_MOVES];
+} Ctx;
+
+static inline int top_index(u64 mask) { return 63 - __builtin_clzll(mask); }
+
+/* ----- the table ---------------------------------------------------------------------- */
+static inline unsigned top_royal(const State *s, int column) {
+    return (unsigned)(s->col[column] >> (16 * (s->n[column] - 1)) & 0xFFFF);
+}
+
+static inline void set_top(State *s, int column, u64 w) {
+    int shift = 16 * (s->n[column] - 1);
+    s->col[column] = (s->col[column] & ~(0xFFFFULL << shift)) | w << shift;
+}
+
+static inline void push_royal(State *s, int column, u64 w) {
+    s->col[column] |= w << (16 * s->n[column]);
+    s->n[column]++;
+}
+
+static inline void pop_royal(State *s, int column) {
+    s->n[column]--;
+    s->col[column] &= ~(0xFFFFULL << (16 * s->n[column]));
+}
+
+/* ----- the rules: forced procedures (the _Board of games/royal_assassin.py) ------------- */
+typedef struct {
+    int plays, won;
+} Board;
+
+/* [R10]: the attack suit goes when no attack card is left anywhere in the column. */
+static inline void release_lock(State *s, int column) {
+    for (int i = 0; i < s->n[column]; i++)
+        if (R_A(s->col[column] >> (16 * i))) return;
+    s->lock[column] = NO_LOCK;
+}
+
+static inline void kill(const Ctx *c, State *s, Board *b, int column) {
+    if (s->jokers_on >> column & 1) {  /* [R23] */
+        s->col[column] = 0;
+        s->n[column] = 0;
+        s->lock[column] = NO_LOCK;
+        s->jokers_on &= (uint8_t)~(1u << column);
+        if (!c->joker_dies) s->available++;
+    } else {  /* [R19] */
+        pop_royal(s, column);
+        release_lock(s, column);
+    }
+    if (!(s->n[0] | s->n[1] | s->n[2] | s->n[3])) b->won = 1;
+}
+
+/* §4.2 [R16] (V4: only on equality). */
+static inline void discard_test(const Ctx *c, State *s, int column, int defence_now) {
+    unsigned w = top_royal(s, column);
+    int attack = (int)R_A(w);
+    if (!attack) return;
+    if (c->eq_only ? defence_now == attack : defence_now >= attack) {
+        set_top(s, column, R_CODE(w));
+        release_lock(s, column);
+    }
+}
+
+/* SETTLE §4.3 [R13-R15]. */
+static inline void settle(const Ctx *c, State *s, Board *b) {
+    while (s->reserve) {
+        int i = top_index(s->reserve);
+        int card = c->stock[i];
+        if (c->kind[card] == KIND_JOKER) return;
+        int column = c->suit[card];
+        if (!s->n[column]) return;
+        unsigned w = top_royal(s, column);
+        int attack = (int)R_A(w), defence = (int)R_D(w);
+        if (!attack || defence > attack) return;
+        s->reserve &= ~(1ULL << i);
+        b->plays++;
+        set_top(s, column, R_MAKE(R_CODE(w), attack, defence + c->resting[card]));
+        discard_test(c, s, column, defence + c->landing[card]);
+    }
+}
+
+/* ATTACK §4.1. */
+static inline void attack(const Ctx *c, State *s, Board *b, int column, int card) {
+    b->plays++;
+    unsigned w = top_royal(s, column);
+    int code = (int)R_CODE(w), a = (int)R_A(w), d = (int)R_D(w);
+    if (a + c->landing[card] >= c->royal_value[column][code] + d) {  /* [R11] */
+        kill(c, s, b, column);
+        if (b->won) return;  /* [R24] */
+    } else {
+        a += c->resting[card];
+        set_top(s, column, R_MAKE(code, a, d));
+        s->lock[column] = (int8_t)c->suit[card];
+        discard_test(c, s, column, d);
+    }
+    settle(c, s, b);
+}
+
+/* §4.4; V5: the Royal arrives under the cards. */
+static inline void royal_turned(const Ctx *c, State *s, Board *b, int card) {
+    int column = c->suit[card];
+    int code = c->rcode[card];
+    if (c->royal_beneath && s->n[column] && R_A(top_royal(s, column))) {
+        unsigned w = top_royal(s, column);
+        int a = (int)R_A(w), d = (int)R_D(w);
+        set_top(s, column, R_CODE(w));
+        push_royal(s, column, R_MAKE(code, a, d));
+        if (a >= c->royal_value[column][code] + d) {
+            kill(c, s, b, column);
+            if (b->won) return;
+        } else {
+            discard_test(c, s, column, d);
+        }
+        settle(c, s, b);
+    } else {
+        push_royal(s, column, (u64)code);
+    }
+}
+
+static State apply_move(const Ctx *c, const State *s, Move m) {
+    State t = *s;
+    Board b = {0, 0};
+    if (m == MV_T) {
+        int card = c->stock[t.pos];
+        if (c->kind[card] != KIND_ROYAL) {
+            t.pos++;
+            t.turned = (int8_t)card;
+            return t;
+        }
+        royal_turned(c, &t, &b, card);
+        t.pos++;
+        t.turned = NO_CARD;
+    } else if (m == MV_P) {
+        t.reserve |= 1ULL << (t.pos - 1);  /* the turned card is the last one turned */
+        t.turned = NO_CARD;
+        settle(c, &t, &b);
+    } else if (m == MV_E) {
+        t.status = FINISHED_LOST;
+        return t;
+    } else {
+        int column = m & 3;
+        if (m < MV_R) {
+            int card = t.turned;
+            t.turned = NO_CARD;
+            attack(c, &t, &b, column, card);
+        } else if (m < MV_J) {
+            int i = top_index(t.reserve);
+            t.reserve &= ~(1ULL << i);
+            attack(c, &t, &b, column, c->stock[i]);
+        } else {
+            if (m < MV_JR) t.available--;
+            else if (m < MV_JT) t.reserve &= ~(1ULL << top_index(t.reserve));
+            else t.turned = NO_CARD;
+            t.jokers_on |= (uint8_t)(1u << column);
+            b.plays++;
+            settle(c, &t, &b);
+        }
+    }
+    if (b.plays) t.redeal_blocked = 0;
+    t.status = b.won ? FINISHED_WON : PLAYING;
+    return t;
+}
+
+/* Columns a Joker may be placed on [R21, R22], as a bit mask. */
+static inline int joker_targets(const State *s) {
+    int targets = 0;
+    for (int column = 0; column < 4; column++)
+        if (s->n[column] >= 2 && R_A(top_royal(s, column)) && !(s->jokers_on >> column & 1))
+            targets |= 1 << column;
+    return targets;
+}
+
+/* Joker placements, as RoyalAssassin._joker_moves lists them: J(X) for the set-aside
+ * Joker, then JR(X) for a Joker on the reserve top, each over the eligible columns. */
+static int joker_moves(const State *s, int on_reserve, Move *out, int n) {
+    if (s->available || on_reserve) {
+        int targets = joker_targets(s);
+        if (s->available)
+            for (int column = 0; column < 4; column++)
+                if (targets >> column & 1) out[n++] = (Move)(MV_J + column);
+        if (on_reserve)
+            for (int column = 0; column < 4; column++)
+                if (targets >> column & 1) out[n++] = (Move)(MV_JR + column);
+    }
+    return n;
+}
+
+/* search_moves (then order_moves, which keeps the order): legal_moves less J / JR at D2
+ * and D2J (not with two Jokers), and less E unless it is the only move.  At the root
+ * (`root`) every legal move, as solver/search.py does. */
+static int search_moves(const Ctx *c, const State *s, Move *out, int root) {
+    int n = 0;
+    int on_reserve = 0;
+    if (s->reserve) {
+        int top = c->stock[top_index(s->reserve)];
+        on_reserve = c->kind[top] == KIND_JOKER;
+    }
+    int d2_jokers = root || c->d2_jokers;
+    if (s->turned == NO_CARD) {  /* D1 */
+        if (s->reserve && !on_reserve) {
+            int top = c->stock[top_index(s->reserve)];
+            for (int column = 0; column < 4; column++)
+                if (s->lock[column] == c->suit[top]) out[n++] = (Move)(MV_R + column);
+        }
+        n = joker_moves(s, on_reserve, out, n);
+        if (s->pos < c->size) out[n++] = MV_T;
+        else if (!n || root) out[n++] = MV_E;  /* REDEAL (V7) is not covered */
+    } else if (c->kind[s->turned] == KIND_JOKER) {  /* V1: D2J */
+        int targets = joker_targets(s);
+        for (int column = 0; column < 4; column++)
+            if (targets >> column & 1) out[n++] = (Move)(MV_JT + column);
+        if (d2_jokers) n = joker_moves(s, on_reserve, out, n);
+        out[n++] = MV_P;
+    } else {  /* D2 */
+        int suit = c->suit[s->turned], elsewhere = -1;
+        for (int column = 0; column < 4; column++)
+            if (s->lock[column] == suit) elsewhere = column;
+        for (int k = 0; k < 2; k++) {
+            int column = c->opp[suit][k];
+            if (s->n[column] && (s->lock[column] == NO_LOCK || s->lock[column] == suit) &&
+                (elsewhere == -1 || elsewhere == column))
+                out[n++] = (Move)(MV_A + column);
+        }
+        if (d2_jokers) n = joker_moves(s, on_reserve, out, n);
+        out[n++] = MV_P;
+    }
+    return n;
+}
+
+/* ----- bounds: _doomed ------------------------------------------------------------------ */
+/* (no WIN possible, Royals that surely stay); see RoyalAssassin._doomed. */
+static inline int doomed(const Ctx *c, const State *s, int *stays_out) {
+    *stays_out = 0;
+    if (c->royal_beneath) return 0;
+    const int *left = c->supply_left[s->pos];
+    if (left[0] >= 26 && left[1] >= 26) return 0;
+    int supply[2] = {left[0], left[1]};
+    u64 r = s->reserve;
+    for (int k = 0; r; k++, r >>= 8) {
+        unsigned byte = (unsigned)(r & 255);
+        supply[0] += c->chunk_supply[0][k][byte];
+        supply[1] += c->chunk_supply[1][k][byte];
+    }
+    if (s->turned >= 0 && c->kind[s->turned] != KIND_JOKER) supply[c->side[s->turned]] += c->landing[s->turned];
+    int stays = 0, no_win = 0, need[2] = {0, 0};
+    for (int column = 0; column < 4; column++) {
+        int cheapest = c->cheapest_future[s->pos][column];
+        for (int i = 0; i < s->n[column]; i++) {
+            unsigned w = (unsigned)(s->col[column] >> (16 * i) & 0xFFFF);
+            int value = c->royal_value[column][R_CODE(w)];
+            int cost = value + (int)R_D(w) - (int)R_A(w);
+            if (value < cost) cost = value;
+            if (cost < cheapest) cheapest = cost;
+        }
+        int colour = c->column_colour[column];
+        if (supply[colour] < cheapest) {
+            stays += s->n[column] + c->future[s->pos][column];
+            if (s->n[column]) no_win = 1;
+        } else if (s->n[column]) {
+            need[colour] += cheapest;
+        }
+    }
+    if (need[0] > supply[0] || need[1] > supply[1]) no_win = 1;
+    *stays_out = no_win ? stays : 0;
+    return no_win;
+}
+
+static inline int terminal_score(const Ctx *c, const State *s) {
+    if (s->status == FINISHED_WON) return c->max_score;
+    return c->max_score - (s->n[0] + s->n[1] + s->n[2] + s->n[3]);
+}
+
+/* score_upper_bound (PLAYING or not). */
+static inline int upper_bound(const Ctx *c, const State *s) {
+    if (s->status != PLAYING) return terminal_score(c, s);
+    int stays;
+    if (!doomed(c, s, &stays)) return c->max_score;
+    return c->max_score - (stays > 1 ? stays : 1);
+}
+
+static inline int can_still_win(const Ctx *c, const State *s) {
+    int stays;
+    return !doomed(c, s, &stays);
+}
+
+/* ----- transposition table -------------------------------------------------------------- */
+static inline Slot pack(const Ctx *c, const State *s) {
+    Slot k;
+    u64 reserve = s->reserve;
+    if (c->two_jokers) {
+        u64 lo = 1ULL << c->joker_lo, hi = 1ULL << c->joker_hi;
+        if ((reserve & hi) && !(reserve & lo)) {
+            u64 between = (hi - 1) & ~((lo << 1) - 1);
+            if (!(reserve & between)) reserve = (reserve & ~hi) | lo;
+        }
+    }
+    k.w[0] = reserve | (u64)s->pos << 54 | (u64)s->status << 60 | (u64)s->redeal_blocked << 62;
+    for (int column = 0; column < 4; column++)
+        k.w[1 + column] = s->col[column] | (u64)(s->lock[column] + 1) << 48;
+    k.w[1] |= (u64)(s->turned + 1) << 51;
+    k.w[2] |= (u64)s->jokers_on << 51;
+    k.w[3] |= (u64)s->available << 51;
+    return k;
+}
+
+static inline u64 hash_key(const Slot *k) {
+    u64 h = k->w[0] * 0x9E3779B97F4A7C15ULL;
+    h ^= (k->w[1] + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL;
+    h = (h ^ (h >> 29)) + k->w[2] * 0x165667B19E3779F9ULL;
+    h ^= (k->w[3] + 0x27D4EB2F165667C5ULL) * 0x94D049BB133111EBULL;
+    h ^= (k->w[4] & W4_KEY_MASK) * 0xBF58476D1CE4E5B9ULL;
+    h ^= h >> 31;
+    h *= 0xD6E8FEB86659FD93ULL;
+    h ^= h >> 32;
+    return h;
+}
+
+static void exceed(Ctx *c, int why) {
+    c->exhausted = why;
+    longjmp(c->abort, 1);
+}
+
+static inline int same_key(const Slot *slot, const Slot *k) {
+    return slot->w[0] == k->w[0] && slot->w[1] == k->w[1] && slot->w[2] == k->w[2] && slot->w[3] == k->w[3] &&
+           (slot->w[4] & W4_KEY_MASK) == k->w[4];
+}
+
+static inline Slot *find_slot(const Table *t, const Slot *k) {
+    u64 mask = t->capacity - 1, i = hash_key(k) & mask;
+    for (;;) {
+        Slot *slot = &t->slots[i];
+        if (!(slot->w[4] & W4_USED)) return slot;
+        if (same_key(slot, k)) return slot;
+        i = (i + 1) & mask;
+    }
+}
+
+static Slot *new_slots(u64 capacity) { return calloc(capacity, sizeof(Slot)); }
+
+#define INITIAL_CAPACITY (1u << 14)
+
+static int table_init(Table *t, long long cap) {
+    t->capacity = INITIAL_CAPACITY;
+    t->count = 0;
+    t->cap = cap;
+    t->slots = new_slots(t->capacity);
+    return t->slots ? 0 : -1;
+}
+
+static inline void prefetch_slot(const Table *t, const Slot *k) {
+    __builtin_prefetch(&t->slots[hash_key(k) & (t->capacity - 1)]);
+}
+
+static void grow(Ctx *c, Table *t) {
+    u64 old_capacity = t->capacity;
+    Slot *old = t->slots;
+    Slot *slots = new_slots(old_capacity * 2);
+    if (!slots) exceed(c, EXHAUSTED_MEMORY);
+    t->slots = slots;
+    t->capacity = old_capacity * 2;
+    for (u64 i = 0; i < old_capacity; i++) {
+        if (old[i].w[4] & W4_USED) {
+            Slot k = old[i];
+            k.w[4] &= W4_KEY_MASK;
+            *find_slot(t, &k) = old[i];
+        }
+    }
+    free(old);
+}
+
+/* Python's _store / _remember: a new key beyond the cap ends the search. */
+static void store(Ctx *c, Table *t, const Slot *k, int value, int exact) {
+    Slot *slot = find_slot(t, k);
+    if (!(slot->w[4] & W4_USED)) {
+        if (t->cap >= 0 && (long long)t->count >= t->cap) exceed(c, EXHAUSTED_TABLE);
+        if ((t->count + 1) * 10 > t->capacity * 7) {
+            grow(c, t);
+            slot = find_slot(t, k);
+        }
+        t->count++;
+    }
+    *slot = *k;
+    slot->w[4] |= W4_USED | (exact ? W4_EXACT : 0) | (u64)(value + VALUE_OFFSET) << W4_VALUE_SHIFT;
+}
+
+static inline int slot_value(const Slot *slot) {
+    return (int)((slot->w[4] >> W4_VALUE_SHIFT) & 0xFF) - VALUE_OFFSET;
+}
+
+/* Empty the table; its memory goes back to the initial size. */
+static void reset_table(Ctx *c, Table *t) {
+    if (t->capacity > INITIAL_CAPACITY) {
+        free(t->slots);
+        t->slots = NULL;
+        if (table_init(t, t->cap) < 0) exceed(c, EXHAUSTED_MEMORY);
+    } else {
+        memset(t->slots, 0, t->capacity * sizeof(Slot));
+        t->count = 0;
+    }
+}
+
+/* ----- bookkeeping ---------------------------------------------------------------------- */
+static double elapsed(const Ctx *c) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)(now.tv_sec - c->started.tv_sec) + 1e-9 * (double)(now.tv_nsec - c->started.tv_nsec);
+}
+
+static inline void count_state(Ctx *c, int depth) {
+    c->states++;
+    if (depth > c->max_depth) c->max_depth = depth;
+    if (c->max_states >= 0 && c->states > c->max_states) exceed(c, EXHAUSTED_STATES);
+    if (c->states >= c->next_check) {
+        c->next_check += BUDGET_CHECK_EVERY;
+        if (c->time_limit >= 0 && elapsed(c) > c->time_limit) exceed(c, EXHAUSTED_TIME);
+        if (PyErr_CheckSignals() < 0) exceed(c, EXHAUSTED_SIGNAL);
+    }
+}
+
+static inline void note_terminal(Ctx *c, int score, int won, int depth) {
+    if (c->best_score == SCORE_NONE || score > c->best_score) {
+        c->best_score = score;
+        c->best_won = won;
+        c->best_len = depth;
+        memcpy(c->best_line, c->path, (size_t)depth * sizeof(Move));
+    }
+}
+
+/* ----- search --------------------------------------------------------------------------- */
+#define COMPLETE (-1)
+/* find_win of solver/search.py: 1 when a win is reachable (c->path then holds the moves). */
+static int find_win(Ctx *c, const State *s, int depth, int allowed) {
+    int complete = allowed == COMPLETE;
+    Table *seen = complete ? &c->table : &c->tried;
+    Slot k = pack(c, s);
+    Slot *slot = find_slot(seen, &k);
+    if ((slot->w[4] & W4_USED) && (complete || slot_value(slot) >= allowed)) {
+        c->table_hits++;
+        return 0;
+    }
+    count_state(c, depth);
+    int open = 0;
+    if (s->status != PLAYING) {
+        note_terminal(c, terminal_score(c, s), s->status == FINISHED_WON, depth);
+        if (s->status == FINISHED_WON) {
+            c->win_len = depth;
+            c->win_score = terminal_score(c, s);
+            return 1;
+        }
+    } else if (can_still_win(c, s)) {
+        open = 1;
+        if (depth >= MAX_DEPTH) exceed(c, EXHAUSTED_MEMORY);
+        Move *moves = c->moves[depth];
+        State *children = c->children[depth];
+        int n = search_moves(c, s, moves, depth == 0), made = 0;
+        if (!complete && !allowed && n > 1) n = 1;
+        for (int i = 0; i < n; i++) {
+            while (made < n && made <= i + PREFETCH_AHEAD) {
+                children[made] = apply_move(c, s, moves[made]);
+                Slot ck = pack(c, &children[made]);
+                prefetch_slot(seen, &ck);
+                made++;
+            }
+            c->path[depth] = moves[i];
+            if (find_win(c, &children[i], depth + 1, complete ? COMPLETE : allowed - (i > 0))) return 1;
+        }
+    }
+    store(c, seen, &k, complete ? 0 : open ? allowed : c->lds_rounds, 1);
+    return 0;
+}
+
+static int search_win(Ctx *c, const State *root) {
+    for (int allowed = 0; allowed < c->lds_rounds; allowed++) {
+        reset_table(c, &c->tried);
+        if (find_win(c, root, 0, allowed)) return 1;
+    }
+    reset_table(c, &c->tried);
+    return find_win(c, root, 0, COMPLETE);
+}
+
+static int value(Ctx *c, const State *s, int floor, int depth) {
+    if (c->best_score != SCORE_NONE && c->best_score > floor) floor = c->best_score;
+    Slot k = pack(c, s);
+    Slot *slot = find_slot(&c->table, &k);
+    if (slot->w[4] & W4_USED) {
+        int known = slot_value(slot);
+        if ((slot->w[4] & W4_EXACT) || known <= floor) {
+            c->table_hits++;
+            return known;
+        }
+    }
+    count_state(c, depth);
+    if (s->status != PLAYING) {
+        int score = terminal_score(c, s);
+        note_terminal(c, score, s->status == FINISHED_WON, depth);
+        store(c, &c->table, &k, score, 1);
+        return score;
+    }
+    int ceiling = upper_bound(c, s);
+    if (ceiling <= floor) {
+        store(c, &c->table, &k, ceiling, 0);
+        return ceiling;
+    }
+    int best = -1;
+    if (depth >= MAX_DEPTH) exceed(c, EXHAUSTED_MEMORY);
+    Move *moves = c->moves[depth];
+    int n = search_moves(c, s, moves, depth == 0);
+    State *children = c->children[depth];
+    int made = 0;
+    for (int i = 0; i < n; i++) {
+        while (made < n && made <= i + PREFETCH_AHEAD) {
+            children[made] = apply_move(c, s, moves[made]);
+            Slot ck = pack(c, &children[made]);
+            prefetch_slot(&c->table, &ck);
+            made++;
+        }
+        c->path[depth] = moves[i];
+        int got = value(c, &children[i], floor > best ? floor : best, depth + 1);
+        if (got > best) {
+            best = got;
+            if (best >= ceiling) break;
+        }
+    }
+    if (c->best_score != SCORE_NONE && c->best_score > floor) floor = c->best_score;
+    store(c, &c->table, &k, best, best > floor);
+    return best;
+}
+
+static void run_optimal(Ctx *c, const State *root) {
+    int won = search_win(c, root);
+    c->proved_lost = !won;
+    if (won && (c->best_score == SCORE_NONE || c->win_score > c->best_score)) {
+        c->best_score = c->win_score;
+        c->best_won = 1;
+        c->best_len = c->win_len;
+        memcpy(c->best_line, c->path, (size_t)c->win_len * sizeof(Move));
+    }
+    reset_table(c, &c->table);
+    int target = upper_bound(c, root);
+    if (!won && target > c->lowest_win_score - 1) target = c->lowest_win_score - 1;
+    while (c->best_score == SCORE_NONE || target > c->best_score) {
+        int found = value(c, root, target - 1, 0);
+        if (found >= target) break;
+        target = found;
+    }
+}
+
+/* ----- Python interface ----------------------------------------------------------------- */
+static int read_ints(PyObject *seq, int *out, int expected_min, int limit, int *n, const char *what) {
+    PyObject *fast = PySequence_Fast(seq, what);
+    if (!fast) return -1;
+    Py_ssize_t len = PySequence_Fast_GET_SIZE(fast);
+    if (len > limit || len < expected_min) {
+        Py_DECREF(fast);
+        PyErr_Format(PyExc_ValueError, "%s: %zd items, expected %d to %d", what, len, expected_min, limit);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < len; i++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
+        if (v == -1 && PyErr_Occurred()) { Py_DECREF(fast); return -1; }
+        out[i] = (int)v;
+    }
+    if (n) *n = (int)len;
+    Py_DECREF(fast);
+    return 0;
+}
+
+static PyObject *line_list(PyObject *names, const Move *line, int len) {
+    PyObject *list = PyList_New(len);
+    if (!list) return NULL;
+    for (int i = 0; i < len; i++) {
+        PyObject *name = PyTuple_GET_ITEM(names, line[i]);
+        Py_INCREF(name);
+        PyList_SET_ITEM(list, i, name);
+    }
+    return list;
+}
+
+static PyObject *score_object(int score) {
+    if (score == SCORE_NONE) Py_RETURN_NONE;
+    return PyLong_FromLong(score);
+}
+
+/* The position and the tables into c and *root_out; -1 with a Python exception set. */
+static int read_position(Ctx *c, State *root_out, PyObject **names_out, PyObject *stock_obj, int pos,
+                         PyObject *reserve_obj, PyObject *columns_obj, PyObject *locks_obj, int jokers_on,
+                         int available, int turned, int redeal_blocked, int status, PyObject *tables) {
+    PyObject *names = NULL;
+    State root;
+    memset(&root, 0, sizeof root);
+    int ncards = 0;
+    if (read_ints(stock_obj, c->stock, 0, MAX_STOCK - 6, &c->size, "stock") < 0) return -1;
+    {
+        PyObject *kind_o, *suit_o, *landing_o, *resting_o, *side_o, *rcode_o, *rvalue_o, *colour_o, *opp_o;
+        if (!PyArg_ParseTuple(tables, "O!OOOOOOOOOiipppp", &PyTuple_Type, &names, &kind_o, &suit_o, &landing_o,
+                              &resting_o, &side_o, &rcode_o, &rvalue_o, &colour_o, &opp_o, &c->max_score,
+                              &c->lowest_win_score, &c->eq_only, &c->joker_dies, &c->royal_beneath,
+                              &c->two_jokers))
+            return -1;
+        if (PyTuple_GET_SIZE(names) != NMOVE_NAMES) {
+            PyErr_SetString(PyExc_ValueError, "move_names: 24 names expected");
+            return -1;
+        }
+        for (int i = 0; i < NMOVE_NAMES; i++) {
+            if (!PyUnicode_Check(PyTuple_GET_ITEM(names, i))) {
+                PyErr_SetString(PyExc_ValueError, "move_names: strings expected");
+                return -1;
+            }
+        }
+        int rv[16], opp[8];
+        if (read_ints(kind_o, c->kind, 1, MAX_CARD_IDS, &ncards, "kind") < 0 ||
+            read_ints(suit_o, c->suit, ncards, ncards, NULL, "suit") < 0 ||
+            read_ints(landing_o, c->landing, ncards, ncards, NULL, "landing") < 0 ||
+            read_ints(resting_o, c->resting, ncards, ncards, NULL, "resting") < 0 ||
+            read_ints(side_o, c->side, ncards, ncards, NULL, "side") < 0 ||
+            read_ints(rcode_o, c->rcode, ncards, ncards, NULL, "rcode") < 0 ||
+            read_ints(rvalue_o, rv, 16, 16, NULL, "royal_value") < 0 ||
+            read_ints(colour_o, c->column_colour, 4, 4, NULL, "column_colour") < 0 ||
+            read_ints(opp_o, opp, 8, 8, NULL, "opponents") < 0)
+            return -1;
+        for (int i = 0; i < 16; i++) c->royal_value[i / 4][i % 4] = rv[i];
+        for (int i = 0; i < 8; i++) {
+            if (opp[i] < 0 || opp[i] > 3) {
+                PyErr_SetString(PyExc_ValueError, "opponents: columns 0..3 expected");
+                return -1;
+            }
+            c->opp[i / 2][i % 2] = opp[i];
+        }
+        for (int i = 0; i < 4; i++) {
+            if (c->column_colour[i] < 0 || c->column_colour[i] > 1) {
+                PyErr_SetString(PyExc_ValueError, "column_colour: 0 or 1 expected");
+                return -1;
+            }
+        }
+        for (int card = 0; card < ncards; card++) {
+            int kind = c->kind[card];
+            if (kind < 0 || kind > 2 || (kind != KIND_JOKER && (c->suit[card] < 0 || c->suit[card] > 3)) ||
+                (kind == KIND_NUMBER && (c->side[card] < 0 || c->side[card] > 1 || c->landing[card] < 0 ||
+                                         c->resting[card] < 0 || c->landing[card] > 20 || c->resting[card] > 20)) ||
+                (kind == KIND_ROYAL && (c->rcode[card] < 1 || c->rcode[card] > 3))) {
+                PyErr_SetString(PyExc_ValueError, "bad card tables");
+                return -1;
+            }
+        }
+    }
+    for (int i = 0; i < c->size; i++) {
+        if (c->stock[i] < 0 || c->stock[i] >= ncards) {
+            PyErr_SetString(PyExc_ValueError, "stock card id out of range");
+            return -1;
+        }
+    }
+    {
+        unsigned long long mask = PyLong_AsUnsignedLongLong(reserve_obj);
+        if (mask == (unsigned long long)-1 && PyErr_Occurred()) return -1;
+        root.reserve = mask;
+        int locks[4];
+        for (int i = 0; i < 4; i++) {
+            PyObject *item = PySequence_GetItem(columns_obj, i);
+            if (!item) return -1;
+            unsigned long long w = PyLong_AsUnsignedLongLong(item);
+            Py_DECREF(item);
+            if (w == (unsigned long long)-1 && PyErr_Occurred()) return -1;
+            int count = 0;
+            while (count < 3 && (w >> (16 * count) & 3)) count++;
+            if (w >> (16 * count)) {
+                PyErr_SetString(PyExc_ValueError, "bad column word");
+                return -1;
+            }
+            root.col[i] = w;
+            root.n[i] = (uint8_t)count;
+        }
+        if (read_ints(locks_obj, locks, 4, 4, NULL, "locks") < 0) return -1;
+        for (int i = 0; i < 4; i++) root.lock[i] = (int8_t)locks[i];
+        if (pos < 0 || pos > c->size || (root.reserve >> pos) || turned < -1 || turned >= ncards ||
+            (turned >= 0 && (pos == 0 || c->stock[pos - 1] != turned)) ||
+            status < 0 || status > 2 || available < 0 || available > 3 || jokers_on < 0 || jokers_on > 15) {
+            PyErr_SetString(PyExc_ValueError, "bad position");
+            return -1;
+        }
+        root.pos = (uint8_t)pos;
+        root.jokers_on = (uint8_t)jokers_on;
+        root.available = (uint8_t)available;
+        root.turned = (int8_t)turned;
+        root.redeal_blocked = (uint8_t)(redeal_blocked != 0);
+        root.status = (uint8_t)status;
+    }
+    /* the Jokers' stock indices (two_jokers) */
+    c->joker_lo = c->joker_hi = -1;
+    for (int i = 0; i < c->size; i++) {
+        if (c->kind[c->stock[i]] == KIND_JOKER) {
+            if (c->joker_lo < 0) c->joker_lo = i;
+            else c->joker_hi = i;
+        }
+    }
+    c->d2_jokers = c->two_jokers;
+    if (c->two_jokers && c->joker_hi < 0) c->two_jokers = 0;
+    /* _stock_suffix */
+    {
+        int supply[2] = {0, 0}, future[4] = {0, 0, 0, 0}, cheapest[4] = {99, 99, 99, 99};
+        for (int p = c->size; p >= 0; p--) {
+            if (p < c->size) {
+                int card = c->stock[p];
+                if (c->kind[card] == KIND_ROYAL) {
+                    int s = c->suit[card], v = c->royal_value[s][c->rcode[card]];
+                    future[s]++;
+                    if (v < cheapest[s]) cheapest[s] = v;
+                } else if (c->kind[card] == KIND_NUMBER) {
+                    supply[c->side[card]] += c->landing[card];
+                }
+            }
+            for (int k = 0; k < 2; k++) c->supply_left[p][k] = supply[k];
+            for (int k = 0; k < 4; k++) {
+                c->future[p][k] = future[k];
+                c->cheapest_future[p][k] = cheapest[k];
+            }
+        }
+        for (int k = 0; k < 8; k++) {
+            for (int byte = 0; byte < 256; byte++) {
+                int total[2] = {0, 0};
+                for (int bit = 0; bit < 8; bit++) {
+                    int i = 8 * k + bit;
+                    if (!(byte >> bit & 1) || i >= c->size) continue;
+                    int card = c->stock[i];
+                    if (c->kind[card] == KIND_NUMBER) total[c->side[card]] += c->landing[card];
+                }
+                c->chunk_supply[0][k][byte] = total[0];
+                c->chunk_supply[1][k][byte] = total[1];
+            }
+        }
+    }
+    *root_out = root;
+    *names_out = names;
+    return 0;
+}
+
+PyDoc_STRVAR(key_doc,
+"key(stock, pos, reserve, columns, locks, jokers_on, available, turned, redeal_blocked, status, tables)\n"
+"\n"
+"The table key the search packs for this position (5 ints), for the tests of key equality.");
+
+static PyObject *core_key(PyObject *self, PyObject *args) {
+    PyObject *stock_obj, *reserve_obj, *columns_obj, *locks_obj, *tables, *names;
+    int pos, jokers_on, available, turned, redeal_blocked, status;
+    if (!PyArg_ParseTuple(args, "OiOOOiiiiiO", &stock_obj, &pos, &reserve_obj, &columns_obj, &locks_obj,
+                          &jokers_on, &available, &turned, &redeal_blocked, &status, &tables))
+        return NULL;
+    Ctx *c = calloc(1, sizeof(Ctx));
+    if (!c) return PyErr_NoMemory();
+    State root;
+    PyObject *result = NULL;
+    if (read_position(c, &root, &names, stock_obj, pos, reserve_obj, columns_obj, locks_obj, jokers_on, available,
+                      turned, redeal_blocked, status, tables) == 0) {
+        Slot k = pack(c, &root);
+        result = Py_BuildValue("(KKKKK)", (unsigned long long)k.w[0], (unsigned long long)k.w[1],
+                               (unsigned long long)k.w[2], (unsigned long long)k.w[3], (unsigned long long)k.w[4]);
+    }
+    free(c);
+    return result;
+}
+
+PyDoc_STRVAR(solve_doc,
+"solve(stock, pos, reserve, columns, locks, jokers_on, available, turned, redeal_blocked, status,\n"
+"      tables, mode, time_limit, max_states, max_table, lds_rounds)\n"
+"\n"
+"The Royal Assassin 'pruned' search, compiled.  stock: card ids top first; reserve: a bit\n"
+"mask over stock indices; columns: 4 ints, each up to three 16-bit Royals bottom first\n"
+"(code 1..3 | A << 2 | D << 9); locks: 4 suits or -1; turned: a card id or -1.\n"
+"tables = (move_names, kind, suit, landing, resting, side, rcode, royal_value, column_colour,\n"
+"opponents, max_score, lowest_win_score, discard_on_equal_only, joker_dies, royal_beneath,\n"
+"two_jokers), the per-card sequences indexed by card id (kind 0 number, 1 Royal, 2 Joker),\n"
+"royal_value 16 ints ([column * 4 + code]), opponents 8 ints (two columns per suit).\n"
+"mode 'optimal' or 'winnable'; time_limit (seconds), max_states, max_table: None for no\n"
+"limit; lds_rounds: rounds of limited discrepancy search before the complete search.\n"
+"\n"
+"Returns (verdict, score, line, line_score, states, table_hits, unique, max_depth,\n"
+"exhausted) with verdict 'WON', 'LOST' or 'UNDECIDED', line a list of move names and\n"
+"exhausted '' or one of 'states', 'time', 'table', 'memory'.");
+
+static PyObject *core_solve(PyObject *self, PyObject *args) {
+    PyObject *stock_obj, *reserve_obj, *columns_obj, *locks_obj, *tables, *time_obj, *states_obj, *table_obj;
+    int pos, jokers_on, available, turned, redeal_blocked, status, lds_rounds;
+    const char *mode;
+    if (!PyArg_ParseTuple(args, "OiOOOiiiiiOsOOOi", &stock_obj, &pos, &reserve_obj, &columns_obj, &locks_obj,
+                          &jokers_on, &available, &turned, &redeal_blocked, &status, &tables, &mode, &time_obj,
+                          &states_obj, &table_obj, &lds_rounds))
+        return NULL;
+    int optimal;
+    if (strcmp(mode, "optimal") == 0) optimal = 1;
+    else if (strcmp(mode, "winnable") == 0) optimal = 0;
+    else return PyErr_Format(PyExc_ValueError, "unknown mode %s", mode);
+
+    Ctx *c = calloc(1, sizeof(Ctx));
+    if (!c) return PyErr_NoMemory();
+    PyObject *result = NULL, *names = NULL;
+    State root;
+
+    if (read_position(c, &root, &names, stock_obj, pos, reserve_obj, columns_obj, locks_obj, jokers_on,
+                      available, turned, redeal_blocked, status, tables) < 0)
+        goto done;
+
+    c->time_limit = time_obj == Py_None ? -1.0 : PyFloat_AsDouble(time_obj);
+    if (c->time_limit == -1.0 && PyErr_Occurred()) goto done;
+    c->max_states = states_obj == Py_None ? -1 : PyLong_AsLongLong(states_obj);
+    if (c->max_states == -1 && PyErr_Occurred()) goto done;
+    long long max_table = table_obj == Py_None ? -1 : PyLong_AsLongLong(table_obj);
+    if (max_table == -1 && PyErr_Occurred()) goto done;
+    if (lds_rounds < 0) {
+        PyErr_SetString(PyExc_ValueError, "lds_rounds must be >= 0");
+        goto done;
+    }
+    c->lds_rounds = lds_rounds;
+    if (table_init(&c->table, max_table) < 0 || table_init(&c->tried, max_table) < 0) { PyErr_NoMemory(); goto done; }
+    c->best_score = SCORE_NONE;
+    c->next_check = BUDGET_CHECK_EVERY;
+    clock_gettime(CLOCK_MONOTONIC, &c->started);
+
+    volatile int won = 0;
+    if (setjmp(c->abort) == 0) {
+        if (optimal) run_optimal(c, &root);
+        else won = search_win(c, &root);
+    }
+    if (c->exhausted == EXHAUSTED_SIGNAL) goto done;  /* the signal handler set the exception */
+
+    const char *verdict, *why = "";
+    PyObject *line;
+    int score = SCORE_NONE, line_score;
+    if (c->exhausted) {
+        verdict = c->best_score != SCORE_NONE && c->best_won ? "WON" : c->proved_lost ? "LOST" : "UNDECIDED";
+        why = c->exhausted == EXHAUSTED_STATES ? "states" : c->exhausted == EXHAUSTED_TIME ? "time"
+            : c->exhausted == EXHAUSTED_TABLE ? "table" : "memory";
+        line = line_list(names, c->best_line, c->best_len);
+        line_score = c->best_score;
+    } else if (optimal) {
+        verdict = c->best_won ? "WON" : "LOST";
+        score = line_score = c->best_score;
+        line = line_list(names, c->best_line, c->best_len);
+    } else if (won) {
+        verdict = "WON";
+        line = line_list(names, c->path, c->win_len);
+        line_score = c->win_score;
+    } else {
+        verdict = "LOST";
+        line = line_list(names, c->best_line, c->best_len);
+        line_score = c->best_score;
+    }
+    if (!line) goto done;
+    result = Py_BuildValue("(sNNNLLKis)", verdict, score_object(score), line, score_object(line_score),
+                           c->states, c->table_hits, (unsigned long long)c->table.count, c->max_depth, why);
+
+done:
+    free(c->table.slots);
+    free(c->tried.slots);
+    free(c);
+    return result;
+}
+
+static PyMethodDef core_methods[] = {
+    {"solve", core_solve, METH_VARARGS, solve_doc},
+    {"key", core_key, METH_VARARGS, key_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef core_module = {
+    PyModuleDef_HEAD_INIT, "_royal_assassin_core",
+    "The Royal Assassin 'pruned' search compiled (see games/royal_assassin.py, RoyalAssassin.compiled_solve).",
+    -1, core_methods,
+};
+
+PyMODINIT_FUNC PyInit__royal_assassin_core(void) { return PyModule_Create(&core_module); }
