@@ -15,15 +15,19 @@ from __future__ import annotations
 import random
 
 import pytest
+from adaman_play import playout
+from compiled_checks import (
+    MODES,
+    check_every_small_budget,
+    check_line,
+    compare,
+)
 
 from games import make_game
 from games.adaman import Adaman
 from games.base import EngineError
 from games.decks import DECKTET
 from solver.search import LOST, UNDECIDED, WON, Budget, solve
-from solver.verify import check_claim
-
-from adaman_play import playout
 
 pytest.importorskip("games._adaman_core", reason="the compiled engine is not built (pip install -e .)")
 
@@ -31,7 +35,6 @@ BASIC = Adaman()
 PAWNS = make_game("adaman", ["pawns_courts=all"])
 HARDER = make_game("adaman", ["pawns_courts=personalities:Watchman+Consul"])
 CARD = {card.name: card for card in DECKTET}
-MODES = ("optimal", "winnable")
 #: Seeds whose greedy playout wins (WIN_SEEDS of tests/solver/test_search.py): wins are rare.
 WIN_SEEDS = (48, 88, 89, 190, 388, 399, 480, 587, 657, 766, 972, 1011, 1032, 1060, 1321, 1322)
 
@@ -45,37 +48,9 @@ def positions(game, seeds, every: int = 3):
     return found
 
 
-def summary(result):
-    stats = result.stats
-    return (result.verdict, result.score, result.line, result.line_score, result.mode, bool(result.exhausted),
-            result.exhausted, stats.states, stats.table_hits, stats.unique, stats.max_depth)
-
-
-def check_line(game, state, result):
-    """The compiled line replays to what it claims."""
-    if result.verdict == WON:
-        check_claim(game, state, result.line, True, result.line_score)
-    elif result.line_score is not None:
-        check_claim(game, state, result.line, False, result.line_score)
-
-
-def compare(game, state, mode, budget):
-    """Compiled and pruned agree on everything, stats included; returns the compiled result."""
-    compiled = solve(game, state, mode, "compiled", budget)
-    pruned = solve(game, state, mode, "pruned", budget)
-    assert summary(compiled) == summary(pruned), (game.describe(state), mode, budget)
-    assert compiled.engine == "compiled"
-    check_line(game, state, compiled)
-    if compiled.exhausted:
-        assert compiled.verdict in (UNDECIDED, WON, LOST) and compiled.score is None
-        if compiled.verdict == LOST:  # only from the complete win search of the optimal mode
-            assert mode == "optimal" and solve(game, state, "winnable", "compiled").verdict == LOST
-    return compiled
-
-
 # ----- node for node the pruned engine -----------------------------------------------------
 @pytest.mark.parametrize("game,seeds,decided_optimal,wins", [
-    (BASIC, range(0, 30), 40, 10),
+    (BASIC, range(30), 40, 10),
     (PAWNS, range(100, 112), 8, 10),
     (HARDER, range(200, 210), 8, 0),
 ], ids=["basic", "pawns_courts=all", "pawns_courts=personalities"])
@@ -175,20 +150,7 @@ def test_budget_messages_match_the_python_engine():
 
 def test_every_small_budget_agrees_with_the_python_engine():
     """Budgets from nothing to more than enough: the same stop, the same line."""
-    checked = 0
-    for state in positions(BASIC, range(48, 60), every=2):
-        full = max(solve(BASIC, state, mode, "pruned", Budget(max_states=300)).stats.states for mode in MODES)
-        if not 30 <= full <= 300:
-            continue
-        limits = set(range(0, 8)) | set(range(full - 3, full + 3)) | set(range(0, full, full // 8))
-        for limit in sorted(limits):
-            for mode in MODES:
-                compare(BASIC, state, mode, Budget(max_states=limit))
-                compare(BASIC, state, mode, Budget(max_table=limit))
-        checked += 1
-        if checked == 3:
-            break
-    assert checked == 3
+    check_every_small_budget(BASIC, positions(BASIC, range(48, 60), every=2))
 
 
 # ----- what it does not cover ---------------------------------------------------------------

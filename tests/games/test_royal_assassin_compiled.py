@@ -16,18 +16,22 @@ from __future__ import annotations
 import random
 
 import pytest
+from compiled_checks import (
+    MODES,
+    check_every_small_budget,
+    check_line,
+    compare,
+)
 
 from games import make_game
 from games.base import EngineError
 from games.royal_assassin import JOKER, NO_CARD, RoyalAssassin
 from solver.search import LOST, UNDECIDED, WON, Budget, solve
-from solver.verify import check_claim
 
 core = pytest.importorskip("games._royal_assassin_core",
                            reason="the compiled engine is not built (pip install -e .)")
 
 BASE = RoyalAssassin()
-MODES = ("optimal", "winnable")
 #: Every variant the compiled engine covers, alone, and all of them together.
 COVERED = {
     "V1": ["two_jokers"],
@@ -61,34 +65,6 @@ def positions(game, seeds, every: int = 3) -> list:
     return found
 
 
-def summary(result):
-    stats = result.stats
-    return (result.verdict, result.score, result.line, result.line_score, result.mode, bool(result.exhausted),
-            result.exhausted, stats.states, stats.table_hits, stats.unique, stats.max_depth)
-
-
-def check_line(game, state, result):
-    """The compiled line replays to what it claims."""
-    if result.verdict == WON:
-        check_claim(game, state, result.line, True, result.line_score)
-    elif result.line_score is not None:
-        check_claim(game, state, result.line, False, result.line_score)
-
-
-def compare(game, state, mode, budget):
-    """Compiled and pruned agree on everything, stats included; returns the compiled result."""
-    compiled = solve(game, state, mode, "compiled", budget)
-    pruned = solve(game, state, mode, "pruned", budget)
-    assert summary(compiled) == summary(pruned), (game.variant, game.describe(state), mode, budget)
-    assert compiled.engine == "compiled"
-    check_line(game, state, compiled)
-    if compiled.exhausted:
-        assert compiled.score is None
-        if compiled.verdict == LOST:  # only from the complete win search of the optimal mode
-            assert mode == "optimal" and solve(game, state, "winnable", "compiled").verdict == LOST
-    return compiled
-
-
 def c_key(game, state, reserve_mask=None):
     """The key the compiled search packs for `state` (reserve as a mask over stock indices)."""
     mask = game._reserve_mask(state) if reserve_mask is None else reserve_mask
@@ -97,7 +73,7 @@ def c_key(game, state, reserve_mask=None):
 
 
 # ----- node for node the pruned engine -----------------------------------------------------
-@pytest.mark.parametrize("seeds,decided,wins,losses", [(range(0, 12), 60, 40, 10)])
+@pytest.mark.parametrize("seeds,decided,wins,losses", [(range(12), 60, 40, 10)])
 def test_compiled_equals_pruned_on_positions_of_every_depth(seeds, decided, wins, losses):
     """Positions from the last move back to the deal, both modes; where the state budget
     runs out both engines must stop at the same node with the same line."""
@@ -167,7 +143,7 @@ def test_compiled_gives_the_answers_of_the_plain_engine(words):
     for a D2 root, so the root keeps every legal move (V4, seed 311, holding 10H with the
     Joker set aside: only J(C) first wins, and the pruned engines once said LOST 11)."""
     game = make_game("royal-assassin", words)
-    checked = outcomes = 0
+    checked = 0
     seen = set()
     for seed in range(300, 312):
         path = playout(game, seed)
@@ -239,7 +215,7 @@ def test_a_lone_joker_in_the_reserve_packs_the_same_from_either_stock_place():
     stock[12:12] = [JOKER]  # Jokers at 10 and 12, a number card or Royal at 11
     state = state._replace(stock=tuple(stock), pos=13, reserve=(), turned=NO_CARD)
     assert stock[10] == stock[12] == JOKER and stock[11] != JOKER and stock[3] != JOKER
-    key = lambda *bits: c_key(game, state, sum(1 << b for b in bits))  # noqa: E731
+    key = lambda *bits: c_key(game, state, sum(1 << b for b in bits))
     assert key(3, 12) == key(3, 10) != key(3, 11, 10)
     assert key(3, 11, 12) != key(3, 10, 11)  # [c3, c11, JK] and [c3, JK, c11]
     assert key(3, 10, 12) != key(3, 10)
@@ -275,20 +251,7 @@ def test_budget_messages_match_the_python_engine():
 
 def test_every_small_budget_agrees_with_the_python_engine():
     """Budgets from nothing to more than enough: the same stop, the same line."""
-    checked = 0
-    for state in positions(BASE, range(48, 70), every=2):
-        full = max(solve(BASE, state, mode, "pruned", Budget(max_states=300)).stats.states for mode in MODES)
-        if not 30 <= full <= 300:
-            continue
-        limits = set(range(0, 8)) | set(range(full - 3, full + 3)) | set(range(0, full, full // 8))
-        for limit in sorted(limits):
-            for mode in MODES:
-                compare(BASE, state, mode, Budget(max_states=limit))
-                compare(BASE, state, mode, Budget(max_table=limit))
-        checked += 1
-        if checked == 3:
-            break
-    assert checked == 3
+    check_every_small_budget(BASE, positions(BASE, range(48, 70), every=2))
 
 
 # ----- what it does not cover ---------------------------------------------------------------
