@@ -249,7 +249,7 @@ def catalogue_run(game, seeds, out, variants, mode, engine, time_limit, max_stat
         if "bar" in progress:
             progress["bar"].close()
     outcomes = ", ".join(f"{report.outcomes[name]} {name}" for name in catalogues.OUTCOMES)
-    click.echo(f"{out}: seeds {seed_range.start}-{seed_range.stop - 1} of {job.title}: {report.added} solved now, "
+    click.echo(f"{out}: seeds {seeds} of {job.title}: {report.added} solved now, "
                f"{report.already} already there; {outcomes}")
     click.echo(f"Figures: usurper catalogue stats {shlex.quote(str(out))}")
 
@@ -259,9 +259,14 @@ def catalogue_run(game, seeds, out, variants, mode, engine, time_limit, max_stat
 @click.option("--plot", type=click.Path(dir_okay=False, path_type=Path),
               help="Also draw the score histogram and the solve-time distribution to this PNG.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
-def catalogue_stats(file, plot, as_json):
+@click.option("--undecided", is_flag=True,
+              help="Only print the seeds not decided (UNDECIDED or ERROR), as a --seeds list.")
+def catalogue_stats(file, plot, as_json, undecided):
     """Outcomes, win rate (Wilson 95 %), score distribution and solve times of a catalogue."""
     book = catalogues.read(file)
+    if undecided:
+        click.echo(catalogues.seed_list(catalogues.undecided_seeds(book)))
+        return
     summary = catalogues.summarise(book)
     if plot is not None:
         catalogues.plot(book, plot)

@@ -9,7 +9,7 @@ with a baseline engine run side by side on the same deals, the state ratio per d
 from __future__ import annotations
 
 import time
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 from games.base import Game, UsurperError
 from solver.search import UNDECIDED, WON, Budget, solve
@@ -17,16 +17,22 @@ from solver.stats import median, percentile, wilson_interval
 from solver.verify import check_claim
 
 
-def parse_seed_range(text: str) -> range:
-    """'0-999' is seeds 0 to 999 inclusive; '7' is seed 7 alone."""
-    first, _, last = text.strip().partition("-")
-    try:
-        low, high = int(first), int(last or first)
-    except ValueError:
-        raise UsurperError(f"bad seed range {text!r}: expected A-B with whole numbers 0 <= A <= B") from None
-    if low < 0 or high < low:
-        raise UsurperError(f"bad seed range {text!r}: expected A-B with whole numbers 0 <= A <= B")
-    return range(low, high + 1)
+def parse_seed_range(text: str) -> list[int]:
+    """'0-999' is seeds 0 to 999 inclusive; '7' is seed 7 alone; '3,10-12' is 3, 10, 11, 12
+    (a list such as `usurper catalogue stats FILE --undecided` prints).  Sorted, once each."""
+    seeds: set[int] = set()
+    for part in text.split(","):
+        first, _, last = part.strip().partition("-")
+        try:
+            low, high = int(first), int(last or first)
+        except ValueError:
+            raise UsurperError(f"bad seed range {text!r}: expected A-B or a comma list of them, "
+                               "with whole numbers 0 <= A <= B") from None
+        if low < 0 or high < low:
+            raise UsurperError(f"bad seed range {text!r}: expected A-B or a comma list of them, "
+                               "with whole numbers 0 <= A <= B")
+        seeds.update(range(low, high + 1))
+    return sorted(seeds)
 
 
 def timed_solve(game: Game, state, mode: str, engine: str, time_limit: float) -> dict:
@@ -72,11 +78,11 @@ def summary(rows: list[dict], mode: str, engine: str, baseline: str | None = Non
     lines = [
         f"{mode}, engine {engine} ({used}): {count} deals, seeds {rows[0]['seed']}-{rows[-1]['seed']}",
         f"decided       {decided}/{count} = {100 * decided / count:.1f} %",
-        f"seconds       median {median(seconds):.4f}  p90 {percentile(seconds, 0.9):.4f}  "
-        f"p99 {percentile(seconds, 0.99):.4f}  max {max(seconds):.4f}",
+        (f"seconds       median {median(seconds):.4f}  p90 {percentile(seconds, 0.9):.4f}  "
+        f"p99 {percentile(seconds, 0.99):.4f}  max {max(seconds):.4f}"),
         f"states        median {median(states):,.0f}  max {max(states):,}",
-        f"win rate      {won} won, {lost} lost, {unknown} unknown: {100 * won / count:.1f} %, "
-        f"Wilson 95 % [{100 * low:.1f}, {100 * high:.1f}] % (unknown counted lost low, won high)",
+        (f"win rate      {won} won, {lost} lost, {unknown} unknown: {100 * won / count:.1f} %, "
+        f"Wilson 95 % [{100 * low:.1f}, {100 * high:.1f}] % (unknown counted lost low, won high)"),
     ]
     compared = [row for row in rows if row["decided"]]
     if baseline and compared:
@@ -86,10 +92,10 @@ def summary(rows: list[dict], mode: str, engine: str, baseline: str | None = Non
         base_seconds = [row["base_seconds"] for row in rows]
         base_decided = sum(row["base_decided"] for row in rows)
         lines += [
-            f"baseline      {baseline}: decided {base_decided}/{count}, seconds median "
-            f"{median(base_seconds):.4f}  max {max(base_seconds):.4f}",
-            f"state ratio   {baseline}/{engine} on the {len(compared)} deals {engine} decided: median "
+            (f"baseline      {baseline}: decided {base_decided}/{count}, seconds median "
+            f"{median(base_seconds):.4f}  max {max(base_seconds):.4f}"),
+            (f"state ratio   {baseline}/{engine} on the {len(compared)} deals {engine} decided: median "
             f"{median(ratios):,.1f}x  min {min(ratios):,.2f}x  max {max(ratios):,.1f}x ({capped} baseline runs "
-            f"hit their cap: for those the ratio is a lower bound)",
+            f"hit their cap: for those the ratio is a lower bound)"),
         ]
     return lines

@@ -270,6 +270,27 @@ def read(path: str | os.PathLike) -> Catalogue:
     return catalogue
 
 
+def undecided_seeds(catalogue: Catalogue) -> list[int]:
+    """The seeds with no verdict (UNDECIDED or ERROR): what a longer search should retry."""
+    return sorted(seed for seed, row in catalogue.rows.items() if row["outcome"] in (UNDECIDED, ERROR))
+
+
+def seed_list(seeds: Iterable[int]) -> str:
+    """Seeds as the --seeds text that names exactly them: runs written A-B, joined by commas."""
+    parts: list[str] = []
+    run: list[int] = []
+    for seed in sorted(seeds):
+        if run and seed == run[-1] + 1:
+            run.append(seed)
+            continue
+        if run:
+            parts.append(f"{run[0]}-{run[-1]}" if len(run) > 1 else str(run[0]))
+        run = [seed]
+    if run:
+        parts.append(f"{run[0]}-{run[-1]}" if len(run) > 1 else str(run[0]))
+    return ",".join(parts)
+
+
 def shipped_catalogue(job: Job) -> Path:
     """The catalogue shipped in data/catalogue/ for this game and variant (may not exist)."""
     suffix = "" if not job.variants else "." + "+".join(job.variants).replace(":", "-").replace("=", "-")

@@ -445,6 +445,22 @@ def test_a_verdict_search_settles_what_a_short_optimal_search_left_open(tmp_path
 def test_a_resumed_run_must_keep_its_verdict_limit(tmp_path):
     path = tmp_path / "c.jsonl"
     with_limit = catalogue.make_job("royal-assassin", time_limit=None, max_states=3_000, verdict_limit=1.0)
-    catalogue.run(path, with_limit, range(0, 2), workers=1)
+    catalogue.run(path, with_limit, range(2), workers=1)
     with pytest.raises(UsurperError, match="verdict_limit"):
-        catalogue.run(path, ROYAL, range(0, 3), workers=1)
+        catalogue.run(path, ROYAL, range(3), workers=1)
+
+
+def test_the_undecided_seeds_print_as_a_seeds_list_that_reads_back(tmp_path):
+    path = tmp_path / "c.jsonl"
+    header = catalogue.make_job("royal-assassin", time_limit=None, max_states=3_000).header()
+    outcomes = {0: "WON", 1: "UNDECIDED", 2: "ERROR", 3: "UNDECIDED", 5: "LOST", 7: "UNDECIDED"}
+    rows = [{"seed": seed, "outcome": outcome, "score": None, "best": None, "states": 1, "seconds": 0.1,
+             "first_move": None, "engine": "x"} for seed, outcome in outcomes.items()]
+    path.write_text("".join(json.dumps(line) + "\n" for line in [header, *rows]))
+    done = usurper("catalogue", "stats", str(path), "--undecided")
+    assert done.returncode == 0 and done.stdout.strip() == "1-3,7"
+    from solver.benchmark import parse_seed_range
+    assert parse_seed_range("1-3,7") == [1, 2, 3, 7] and parse_seed_range("4") == [4]
+    assert parse_seed_range("9-10, 2,9") == [2, 9, 10]
+    with pytest.raises(UsurperError, match="bad seed range"):
+        parse_seed_range("3,x")
