@@ -10,12 +10,11 @@
  *     when the Python side says its search_moves does that), order_moves (personalities first, then least waste; a stable sort of the
  *     legal_moves order), score_upper_bound (_relaxation, _hall_slacks, _best_keepable),
  *     can_still_win;
- *   - search: search_win (the winnable mode: rounds of limited discrepancy search,
- *     LDS_ROUNDS of solver/search.py passed in, then the complete find_win whose table
- *     holds refuted states) and, in optimal mode, search_win then aspiration probes with
- *     value(): the incumbent raises the floor, table entries are (value, exact) with
- *     inexact = upper bound trusted only at or below the caller's floor, exactness judged
- *     against the floor at the end of the loop.
+ *   - search: games/_search_core.h, shared with the Royal Assassin module and included
+ *     below over this file's State, Move, Slot and hooks: search_win (the winnable mode:
+ *     rounds of limited discrepancy search, LDS_ROUNDS of solver/search.py passed in, then
+ *     the complete find_win whose table holds refuted states) and, in optimal mode,
+ *     search_win then aspiration probes with value() and (value, exact) table entries.
  *
  * Apart from the order of memory accesses (children are made a few moves ahead and their
  * table slots prefetched), every node is the Python engine's: the tests compare verdicts,
@@ -24,25 +23,23 @@
  * The module knows no card: ranks, personality bits, suit sharing, the Hall suit groups
  * and the keepable order all come from the Adaman instance (Adaman._compiled_tables), so
  * the pawns_courts variants work unchanged.  The Excuse variant (a second kind of
- * decision) is not covered; the Python side refuses it.
+ * decision) is not covered; the Python side refuses it.  Moves go back to Python as
+ * (target, payment) pairs.
  *
- * Transposition table: open addressing (linear probing) keyed by an exact 128-bit
- * packing of (dealt, Capital, Resources, Palace, status): 2 bits per card index (0 none,
+ * Transposition table (games/_search_core.h): keyed by an exact 128-bit packing of
+ * (dealt, Capital, Resources, Palace, status): 2 bits per card index (0 none,
  * 1 Capital, 2 Resources, 3 Palace; the rows are disjoint), the dealt count and the
- * status.  The full key is stored; there is no lossy hashing.  The table holds at most
- * max_table entries, like the Python dicts under Budget.max_table; reaching the cap ends
- * the search (UNDECIDED).  Its slot array starts small and doubles while under the cap,
- * so a small search does not commit the memory of a 20-million-entry table.
+ * status, in a two-word slot.  The table holds at most max_table entries; reaching the
+ * cap ends the search (UNDECIDED).  Its slot array starts at 2^16 slots and doubles while
+ * under the cap; emptying it keeps its capacity.
  */
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
-#include <setjmp.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 typedef uint64_t u64;
 
@@ -54,16 +51,10 @@ typedef uint64_t u64;
 #define PALACE_LIMIT 5
 #define CHUNK_BITS 15
 #define CHUNK ((1u << CHUNK_BITS) - 1)
-#define BUDGET_CHECK_EVERY 4096
-#ifndef PREFETCH_AHEAD
-#define PREFETCH_AHEAD 3
-#endif
+#define INITIAL_CAPACITY (1u << 16)
+#define RESET_SHRINKS 0       /* an emptied table keeps its capacity */
 
 enum { PLAYING = 0, FINISHED_WON = 1, FINISHED_UTTER = 2 };
-enum { EXHAUSTED_NONE = 0, EXHAUSTED_STATES, EXHAUSTED_TIME, EXHAUSTED_TABLE, EXHAUSTED_SIGNAL,
-       EXHAUSTED_MEMORY };
-
-#define SCORE_NONE INT32_MIN
 
 typedef struct {
     int dealt;
@@ -78,22 +69,15 @@ typedef struct {
 
 /* hi word of a slot: bits 0..31 cards 32..47, 32..37 dealt, 38..39 status (the key);
  * 40..55 value + VALUE_OFFSET, 62 exact, 63 used. */
-#define HI_KEY_MASK ((1ULL << 40) - 1)
-#define HI_VALUE_SHIFT 40
-#define HI_EXACT (1ULL << 62)
-#define HI_USED (1ULL << 63)
+#define SLOT_META(slot) ((slot)->hi)
+#define SLOT_KEY_MASK ((1ULL << 40) - 1)
+#define SLOT_VALUE_SHIFT 40
+#define SLOT_VALUE_MASK 0xFFFF
 #define VALUE_OFFSET 1024
 
 typedef struct {
     u64 lo, hi;
 } Slot;
-
-typedef struct {
-    Slot *slots;
-    u64 capacity;                     /* power of two */
-    u64 count;
-    long long cap;                    /* entries at most; < 0: none */
-} Table;
 
 typedef struct {
     /* deal */
@@ -113,30 +97,6 @@ typedef struct {
     int personality_total, lowest_win_score;
     int minimal_payments;             /* search_moves: only minimal payments once the deck is empty */
     uint8_t chunk[3][1u << CHUNK_BITS];
-    /* budgets */
-    double time_limit;                /* < 0: none */
-    long long max_states;             /* < 0: none */
-    struct timespec started;
-    long long next_check;
-    jmp_buf abort;
-    int exhausted;
-    /* tables: the transposition table, and the deviations tried per state in the rounds
-     * of limited discrepancy search (Python's `tried`), each capped at max_table entries */
-    Table table, tried;
-    int lds_rounds;
-    /* stats */
-    long long states, table_hits;
-    int max_depth;
-    /* lines */
-    Move path[MAX_DEPTH];
-    Move best_line[MAX_DEPTH];
-    int best_len;
-    int best_score;                   /* SCORE_NONE: none yet */
-    int best_won;
-    int proved_lost;  /* optimal mode: the complete win search found none */
-    int win_len, win_score;
-    Move moves[MAX_DEPTH][MAX_MOVES];
-    State children[MAX_DEPTH][MAX_MOVES];
 } Ctx;
 
 /* ----- ranks ------------------------------------------------------------------------ */
@@ -332,7 +292,7 @@ static inline int can_still_win(const Ctx *c, const State *s) {
     return hall_slacks(c, remaining, owned, capital, slacks);
 }
 
-/* ----- transposition table ---------------------------------------------------------- */
+/* ----- the table key ---------------------------------------------------------------- */
 static inline u64 spread32(u64 x) {
     x &= 0xFFFFFFFFULL;
     x = (x | (x << 16)) & 0x0000FFFF0000FFFFULL;
@@ -343,7 +303,8 @@ static inline u64 spread32(u64 x) {
     return x;
 }
 
-static inline Slot pack(const State *s) {
+static inline Slot pack(const Ctx *c, const State *s) {
+    (void)c;
     u64 a = s->capital | s->palace, b = s->resources | s->palace;
     Slot k;
     k.lo = spread32(a) | spread32(b) << 1;
@@ -351,244 +312,33 @@ static inline Slot pack(const State *s) {
     return k;
 }
 
-static inline u64 hash_key(Slot k) {
-    u64 h = k.lo * 0x9E3779B97F4A7C15ULL ^ (k.hi + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL;
+static inline u64 hash_key(const Slot *k) {
+    u64 h = k->lo * 0x9E3779B97F4A7C15ULL ^ (k->hi + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL;
     h ^= h >> 31;
     h *= 0xD6E8FEB86659FD93ULL;
     h ^= h >> 32;
     return h;
 }
 
-static void exceed(Ctx *c, int why) {
-    c->exhausted = why;
-    longjmp(c->abort, 1);
+static inline int same_key(const Slot *slot, const Slot *k) {
+    return slot->lo == k->lo && (slot->hi & SLOT_KEY_MASK) == k->hi;
 }
 
-/* The slot holding key k, or the empty slot where it would go. */
-static inline Slot *find_slot(const Table *t, Slot k) {
-    u64 mask = t->capacity - 1, i = hash_key(k) & mask;
-    for (;;) {
-        Slot *slot = &t->slots[i];
-        if (!(slot->hi & HI_USED)) return slot;
-        if (slot->lo == k.lo && (slot->hi & HI_KEY_MASK) == k.hi) return slot;
-        i = (i + 1) & mask;
+/* A line for Python: a list of (target, payment). */
+static PyObject *line_list(const Ctx *c, const Move *line, int len) {
+    (void)c;
+    PyObject *list = PyList_New(len);
+    if (!list) return NULL;
+    for (int i = 0; i < len; i++) {
+        PyObject *move = Py_BuildValue("(iK)", line[i].target, (unsigned long long)line[i].payment);
+        if (!move) { Py_DECREF(list); return NULL; }
+        PyList_SET_ITEM(list, i, move);
     }
+    return list;
 }
 
-static Slot *new_slots(u64 capacity) { return calloc(capacity, sizeof(Slot)); }
-
-static int table_init(Table *t, long long cap) {
-    t->capacity = 1u << 16;
-    t->count = 0;
-    t->cap = cap;
-    t->slots = new_slots(t->capacity);
-    return t->slots ? 0 : -1;
-}
-
-static inline void prefetch_slot(const Table *t, Slot k) {
-    __builtin_prefetch(&t->slots[hash_key(k) & (t->capacity - 1)]);
-}
-
-static void grow(Ctx *c, Table *t) {
-    u64 old_capacity = t->capacity;
-    Slot *old = t->slots;
-    Slot *slots = new_slots(old_capacity * 2);
-    if (!slots) exceed(c, EXHAUSTED_MEMORY);
-    t->slots = slots;
-    t->capacity = old_capacity * 2;
-    for (u64 i = 0; i < old_capacity; i++) {
-        if (old[i].hi & HI_USED) {
-            Slot k = {old[i].lo, old[i].hi & HI_KEY_MASK};
-            *find_slot(t, k) = old[i];
-        }
-    }
-    free(old);
-}
-
-/* Python's _store: a new key beyond the cap ends the search. */
-static void store(Ctx *c, Table *t, Slot k, int value, int exact) {
-    Slot *slot = find_slot(t, k);
-    if (!(slot->hi & HI_USED)) {
-        if (t->cap >= 0 && (long long)t->count >= t->cap) exceed(c, EXHAUSTED_TABLE);
-        if ((t->count + 1) * 10 > t->capacity * 7) {
-            grow(c, t);
-            slot = find_slot(t, k);
-        }
-        t->count++;
-    }
-    slot->lo = k.lo;
-    slot->hi = k.hi | HI_USED | (exact ? HI_EXACT : 0) | (u64)(value + VALUE_OFFSET) << HI_VALUE_SHIFT;
-}
-
-static inline int slot_value(const Slot *slot) {
-    return (int)((slot->hi >> HI_VALUE_SHIFT) & 0xFFFF) - VALUE_OFFSET;
-}
-
-static void clear_table(Table *t) {
-    memset(t->slots, 0, t->capacity * sizeof(Slot));
-    t->count = 0;
-}
-
-/* ----- bookkeeping ------------------------------------------------------------------ */
-static double elapsed(const Ctx *c) {
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return (double)(now.tv_sec - c->started.tv_sec) + 1e-9 * (double)(now.tv_nsec - c->started.tv_nsec);
-}
-
-static inline void count_state(Ctx *c, int depth) {
-    c->states++;
-    if (depth > c->max_depth) c->max_depth = depth;
-    if (c->max_states >= 0 && c->states > c->max_states) exceed(c, EXHAUSTED_STATES);
-    if (c->states >= c->next_check) {
-        c->next_check += BUDGET_CHECK_EVERY;
-        if (c->time_limit >= 0 && elapsed(c) > c->time_limit) exceed(c, EXHAUSTED_TIME);
-        if (PyErr_CheckSignals() < 0) exceed(c, EXHAUSTED_SIGNAL);
-    }
-}
-
-static inline void note_terminal(Ctx *c, int score, int won, int depth) {
-    if (c->best_score == SCORE_NONE || score > c->best_score) {
-        c->best_score = score;
-        c->best_won = won;
-        c->best_len = depth;
-        memcpy(c->best_line, c->path, (size_t)depth * sizeof(Move));
-    }
-}
-
-/* ----- search ----------------------------------------------------------------------- */
-/* find_win: 1 when a win is reachable (c->path then holds the moves to it).  With
- * allowed >= 0 only the lines that leave the move order at most `allowed` times are
- * searched (one round of limited discrepancy search), remembered in `tried` with the
- * discrepancies they had; with allowed = COMPLETE, the complete search, remembered in
- * `table`.  As find_win in solver/search.py. */
-#define COMPLETE (-1)
-static int find_win(Ctx *c, const State *s, int depth, int allowed) {
-    int complete = allowed == COMPLETE;
-    Table *seen = complete ? &c->table : &c->tried;
-    Slot k = pack(s);
-    Slot *slot = find_slot(seen, k);
-    if ((slot->hi & HI_USED) && (complete || slot_value(slot) >= allowed)) {
-        c->table_hits++;
-        return 0;
-    }
-    count_state(c, depth);
-    int terminal = s->status != PLAYING || !has_move(c, s), open = 0;
-    if (terminal) {
-        int score = terminal_score(c, s);
-        note_terminal(c, score, s->status == FINISHED_WON, depth);
-        if (s->status == FINISHED_WON) {
-            c->win_len = depth;
-            c->win_score = score;
-            return 1;
-        }
-    } else if (can_still_win(c, s)) {
-        open = 1;
-        if (depth >= MAX_DEPTH) exceed(c, EXHAUSTED_MEMORY);
-        Move *moves = c->moves[depth];
-        State *children = c->children[depth];
-        int n = ordered_moves(c, s, moves, depth == 0), made = 0;
-        if (!complete && !allowed && n > 1) n = 1;
-        for (int i = 0; i < n; i++) {
-            while (made < n && made <= i + PREFETCH_AHEAD) {  /* as in value() */
-                children[made] = apply_move(c, s, moves[made]);
-                prefetch_slot(seen, pack(&children[made]));
-                made++;
-            }
-            c->path[depth] = moves[i];
-            if (find_win(c, &children[i], depth + 1, complete ? COMPLETE : allowed - (i > 0))) return 1;
-        }
-    }
-    store(c, seen, k, complete ? 0 : open ? allowed : c->lds_rounds, 1);
-    return 0;
-}
-
-/* search_win: a few rounds of limited discrepancy search, then the complete find_win. */
-static int search_win(Ctx *c, const State *root) {
-    for (int allowed = 0; allowed < c->lds_rounds; allowed++) {
-        clear_table(&c->tried);
-        if (find_win(c, root, 0, allowed)) return 1;
-    }
-    clear_table(&c->tried);
-    return find_win(c, root, 0, COMPLETE);
-}
-
-static int value(Ctx *c, const State *s, int floor, int depth) {
-    if (c->best_score != SCORE_NONE && c->best_score > floor) floor = c->best_score;
-    Slot k = pack(s);
-    Slot *slot = find_slot(&c->table, k);
-    if (slot->hi & HI_USED) {
-        int known = slot_value(slot);
-        if ((slot->hi & HI_EXACT) || known <= floor) {
-            c->table_hits++;
-            return known;
-        }
-    }
-    count_state(c, depth);
-    if (s->status != PLAYING || !has_move(c, s)) {
-        int score = terminal_score(c, s);
-        note_terminal(c, score, s->status == FINISHED_WON, depth);
-        store(c, &c->table, k, score, 1);
-        return score;
-    }
-    int ceiling = upper_bound(c, s);
-    if (ceiling <= floor) {
-        store(c, &c->table, k, ceiling, 0);
-        return ceiling;
-    }
-    int best = -1;
-    if (depth >= MAX_DEPTH) exceed(c, EXHAUSTED_MEMORY);
-    Move *moves = c->moves[depth];
-    int n = ordered_moves(c, s, moves, depth == 0);
-    /* Children are made PREFETCH_AHEAD moves in advance and their table slots prefetched,
-     * so the memory latency of the probes overlaps the search of the earlier siblings. */
-    State *children = c->children[depth];
-    int made = 0;
-    for (int i = 0; i < n; i++) {
-        while (made < n && made <= i + PREFETCH_AHEAD) {
-            children[made] = apply_move(c, s, moves[made]);
-            prefetch_slot(&c->table, pack(&children[made]));
-            made++;
-        }
-        c->path[depth] = moves[i];
-        int got = value(c, &children[i], floor > best ? floor : best, depth + 1);
-        if (got > best) {
-            best = got;
-            if (best >= ceiling) break;
-        }
-    }
-    if (c->best_score != SCORE_NONE && c->best_score > floor) floor = c->best_score;
-    store(c, &c->table, k, best, best > floor);
-    return best;
-}
-
-/* run_optimal with bounds on: a first win as incumbent, then aspiration probes. */
-static void run_optimal(Ctx *c, const State *root) {
-    int won = search_win(c, root);
-    c->proved_lost = !won;
-    if (won) {
-        /* _note_terminal_line: the winning terminal was already noted with this path */
-        if (c->best_score == SCORE_NONE || c->win_score > c->best_score) {
-            c->best_score = c->win_score;
-            c->best_won = 1;
-            c->best_len = c->win_len;
-            memcpy(c->best_line, c->path, (size_t)c->win_len * sizeof(Move));
-        }
-    }
-    clear_table(&c->table);
-    int target;
-    if (root->status != PLAYING) {
-        target = terminal_score(c, root);
-    } else {
-        target = upper_bound(c, root);
-    }
-    if (!won && target > c->lowest_win_score - 1) target = c->lowest_win_score - 1;
-    while (c->best_score == SCORE_NONE || target > c->best_score) {
-        int found = value(c, root, target - 1, 0);
-        if (found >= target) break;
-        target = found;
-    }
-}
+/* ----- search: the shared skeleton over the definitions above ----------------------- */
+#include "_search_core.h"
 
 /* ----- Python interface ------------------------------------------------------------- */
 static int read_u64(PyObject *obj, u64 *out) {
@@ -624,22 +374,6 @@ static int read_int_sequence(PyObject *seq, int *out, int limit, int *n, const c
     return 0;
 }
 
-static PyObject *line_list(const Move *line, int len) {
-    PyObject *list = PyList_New(len);
-    if (!list) return NULL;
-    for (int i = 0; i < len; i++) {
-        PyObject *move = Py_BuildValue("(iK)", line[i].target, (unsigned long long)line[i].payment);
-        if (!move) { Py_DECREF(list); return NULL; }
-        PyList_SET_ITEM(list, i, move);
-    }
-    return list;
-}
-
-static PyObject *score_object(int score) {
-    if (score == SCORE_NONE) Py_RETURN_NONE;
-    return PyLong_FromLong(score);
-}
-
 PyDoc_STRVAR(solve_doc,
 "solve(deck, dealt, capital, resources, palace, status, tables, mode, time_limit, max_states, max_table,\n"
 "      lds_rounds=0)\n"
@@ -662,10 +396,8 @@ static PyObject *core_solve(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "OiOOOiOsOOO|i", &deck_obj, &dealt, &capital_obj, &resources_obj, &palace_obj,
                           &status, &tables, &mode, &time_obj, &states_obj, &table_obj, &lds_rounds))
         return NULL;
-    int optimal;
-    if (strcmp(mode, "optimal") == 0) optimal = 1;
-    else if (strcmp(mode, "winnable") == 0) optimal = 0;
-    else return PyErr_Format(PyExc_ValueError, "unknown mode %s", mode);
+    int optimal = parse_mode(mode);
+    if (optimal < 0) return NULL;
 
     Ctx *c = calloc(1, sizeof(Ctx));
     if (!c) return PyErr_NoMemory();
@@ -751,58 +483,9 @@ static PyObject *core_solve(PyObject *self, PyObject *args) {
     for (int i = 0; i < c->size; i++) c->dealt_mask[i + 1] = c->dealt_mask[i] | 1ULL << c->deck[i];
     for (int i = 0; i <= c->size; i++) c->undealt_mask[i] = c->dealt_mask[c->size] & ~c->dealt_mask[i];
 
-    c->time_limit = time_obj == Py_None ? -1.0 : PyFloat_AsDouble(time_obj);
-    if (c->time_limit == -1.0 && PyErr_Occurred()) goto done;
-    c->max_states = states_obj == Py_None ? -1 : PyLong_AsLongLong(states_obj);
-    if (c->max_states == -1 && PyErr_Occurred()) goto done;
-    long long max_table = table_obj == Py_None ? -1 : PyLong_AsLongLong(table_obj);
-    if (max_table == -1 && PyErr_Occurred()) goto done;
-    if (lds_rounds < 0) {
-        PyErr_SetString(PyExc_ValueError, "lds_rounds must be >= 0");
-        goto done;
-    }
-    c->lds_rounds = lds_rounds;
-    if (table_init(&c->table, max_table) < 0 || table_init(&c->tried, max_table) < 0) { PyErr_NoMemory(); goto done; }
-    c->best_score = SCORE_NONE;
-    c->next_check = BUDGET_CHECK_EVERY;
-    clock_gettime(CLOCK_MONOTONIC, &c->started);
-
-    volatile int won = 0;
-    if (setjmp(c->abort) == 0) {
-        if (optimal) run_optimal(c, &root);
-        else won = search_win(c, &root);
-    }
-    if (c->exhausted == EXHAUSTED_SIGNAL) goto done;  /* the signal handler set the exception */
-
-    const char *verdict, *why = "";
-    PyObject *line;
-    int score = SCORE_NONE, line_score;
-    if (c->exhausted) {
-        verdict = c->best_score != SCORE_NONE && c->best_won ? "WON" : c->proved_lost ? "LOST" : "UNDECIDED";
-        why = c->exhausted == EXHAUSTED_STATES ? "states" : c->exhausted == EXHAUSTED_TIME ? "time"
-            : c->exhausted == EXHAUSTED_TABLE ? "table" : "memory";
-        line = line_list(c->best_line, c->best_len);
-        line_score = c->best_score;
-    } else if (optimal) {
-        verdict = c->best_won ? "WON" : "LOST";
-        score = line_score = c->best_score;
-        line = line_list(c->best_line, c->best_len);
-    } else if (won) {
-        verdict = "WON";
-        line = line_list(c->path, c->win_len);
-        line_score = c->win_score;
-    } else {
-        verdict = "LOST";
-        line = line_list(c->best_line, c->best_len);
-        line_score = c->best_score;
-    }
-    if (!line) goto done;
-    result = Py_BuildValue("(sNNNLLKis)", verdict, score_object(score), line, score_object(line_score),
-                           c->states, c->table_hits, (unsigned long long)c->table.count, c->max_depth, why);
+    result = solve_position(c, &root, optimal, time_obj, states_obj, table_obj, lds_rounds);
 
 done:
-    free(c->table.slots);
-    free(c->tried.slots);
     free(c);
     return result;
 }

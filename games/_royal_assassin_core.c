@@ -9,9 +9,11 @@
  *     discard test, SETTLE, a Royal turned, V5's Royal beneath), outcome and score;
  *   - hooks: score_upper_bound and can_still_win through _doomed (the attack supply left
  *     against each colour against the cheapest kill of each column);
- *   - search: search_win (rounds of limited discrepancy search, LDS_ROUNDS of
- *     solver/search.py passed in, then the complete find_win) and, in optimal mode,
- *     search_win then aspiration probes with value() and (value, exact) entries.
+ *   - search: games/_search_core.h, shared with the Adaman module and included below over
+ *     this file's State, Move, Slot and hooks: search_win (rounds of limited discrepancy
+ *     search, LDS_ROUNDS of solver/search.py passed in, then the complete find_win) and,
+ *     in optimal mode, search_win then aspiration probes with value() and (value, exact)
+ *     entries.
  *
  * Apart from the order of memory accesses (children are made a few moves ahead and their
  * table slots prefetched), every node is the Python engine's: the tests compare verdicts,
@@ -21,7 +23,8 @@
  * values, the opposing columns and the move names all come from the RoyalAssassin
  * instance (RoyalAssassin._compiled_tables).  Variants: fixed_royals (V2) only changes the
  * set-up, done in Python; V1 (two Jokers), V3, V4, V5 and V6 are flags and tables here.
- * V7 (redeal: the stock itself changes) is not covered; the Python side refuses it.
+ * V7 (redeal: the stock itself changes) is not covered; the Python side refuses it.  Moves
+ * go back to Python as their names (the move_names of the tables).
  *
  * Positions.  Without V7 the stock is the deal, and the reserve is always a subsequence of
  * the cards turned so far, in the order they were turned (set-up and P only ever put the
@@ -29,24 +32,23 @@
  * highest bit.  A Royal on the table is 16 bits: its code (1..3, the Python side's order
  * of the suit's Royals) | A << 2 | D << 9; a column is up to three of them, bottom first.
  *
- * Transposition table: open addressing (linear probing) keyed by an exact packing of the
- * Python key into 5 words (reserve mask, pos, status, redeal flag; per column its Royals
- * and lock; the turned card, the Jokers on columns, the Jokers available).  With two
+ * Transposition table (games/_search_core.h): keyed by an exact packing of the Python key
+ * into 5 words (reserve mask, pos, status, redeal flag; per column its Royals and lock;
+ * the turned card, the Jokers on columns, the Jokers available).  With two
  * Jokers the reserve mask is made canonical (a lone Joker in the reserve is written at
  * the lower of the two Jokers' stock indices when no reserve card lies between them), so
  * that two positions with equal Python keys (the same card sequence) pack alike.  The
- * full key is stored; there is no lossy hashing.  The table holds at most max_table
- * entries, like the Python dicts under Budget.max_table.
+ * table holds at most max_table entries, like the Python dicts under Budget.max_table.
+ * Its slot array starts at 2^14 slots and doubles while under the cap; emptying it gives
+ * the memory back down to that size.
  */
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
-#include <setjmp.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 typedef uint64_t u64;
 
@@ -55,20 +57,15 @@ typedef uint64_t u64;
 #define MAX_DEPTH 512         /* a line turns each card once and plays it at most twice */
 #define MAX_MOVES 16
 #define NMOVE_NAMES 24
-#define BUDGET_CHECK_EVERY 4096
-#ifndef PREFETCH_AHEAD
-#define PREFETCH_AHEAD 3
-#endif
+#define INITIAL_CAPACITY (1u << 14)
+#define RESET_SHRINKS 1       /* an emptied table goes back to INITIAL_CAPACITY */
 
 enum { PLAYING = 0, FINISHED_WON = 1, FINISHED_LOST = 2 };
 enum { KIND_NUMBER = 0, KIND_ROYAL = 1, KIND_JOKER = 2 };
-enum { EXHAUSTED_NONE = 0, EXHAUSTED_STATES, EXHAUSTED_TIME, EXHAUSTED_TABLE, EXHAUSTED_SIGNAL,
-       EXHAUSTED_MEMORY };
 /* Moves: the index into the move names passed in (T, P, E, REDEAL, then A, R, J, JR, JT
  * each for columns 0..3). */
 enum { MV_T = 0, MV_P = 1, MV_E = 2, MV_REDEAL = 3, MV_A = 4, MV_R = 8, MV_J = 12, MV_JR = 16, MV_JT = 20 };
 
-#define SCORE_NONE INT32_MIN
 #define NO_CARD (-1)
 #define NO_LOCK (-1)
 
@@ -90,22 +87,15 @@ typedef uint8_t Move;
 
 /* Slot words 0..4 are the key; word 4 also holds, above bit 51, value + VALUE_OFFSET
  * (8 bits), the exact flag and the used flag. */
-#define W4_KEY_MASK ((1ULL << 51) - 1)
-#define W4_VALUE_SHIFT 51
-#define W4_EXACT (1ULL << 62)
-#define W4_USED (1ULL << 63)
+#define SLOT_META(slot) ((slot)->w[4])
+#define SLOT_KEY_MASK ((1ULL << 51) - 1)
+#define SLOT_VALUE_SHIFT 51
+#define SLOT_VALUE_MASK 0xFF
 #define VALUE_OFFSET 16
 
 typedef struct {
     u64 w[5];
 } Slot;
-
-typedef struct {
-    Slot *slots;
-    u64 capacity;                     /* power of two */
-    u64 count;
-    long long cap;                    /* entries at most; < 0: none */
-} Table;
 
 typedef struct {
     /* deal */
@@ -126,29 +116,7 @@ typedef struct {
     int supply_left[MAX_STOCK + 1][2], future[MAX_STOCK + 1][4], cheapest_future[MAX_STOCK + 1][4];
     /* attack supply of reserve cards by side, in byte chunks of the reserve mask */
     int chunk_supply[2][8][256];
-    /* budgets */
-    double time_limit;                /* < 0: none */
-    long long max_states;             /* < 0: none */
-    struct timespec started;
-    long long next_check;
-    jmp_buf abort;
-    int exhausted;
-    Table table, tried;
-    long long max_table;
-    int lds_rounds;
-    /* stats */
-    long long states, table_hits;
-    int max_depth;
-    /* lines */
-    Move path[MAX_DEPTH];
-    Move best_line[MAX_DEPTH];
-    int best_len;
-    int best_score;                   /* SCORE_NONE: none yet */
-    int best_won;
-    int proved_lost;
-    int win_len, win_score;
-    Move moves[MAX_DEPTH][MAX_MOVES];
-    State children[MAX_DEPTH][MAX_MOVES];
+    PyObject *names;                  /* the move names (borrowed from the tables tuple) */
 } Ctx;
 
 static inline int top_index(u64 mask) { return 63 - __builtin_clzll(mask); }
@@ -337,7 +305,7 @@ static int joker_moves(const State *s, int on_reserve, Move *out, int n) {
 /* search_moves (then order_moves, which keeps the order): legal_moves less J / JR at D2
  * and D2J (not with two Jokers), and less E unless it is the only move.  At the root
  * (`root`) every legal move, as solver/search.py does. */
-static int search_moves(const Ctx *c, const State *s, Move *out, int root) {
+static int ordered_moves(const Ctx *c, const State *s, Move *out, int root) {
     int n = 0;
     int on_reserve = 0;
     if (s->reserve) {
@@ -374,6 +342,13 @@ static int search_moves(const Ctx *c, const State *s, Move *out, int root) {
         out[n++] = MV_P;
     }
     return n;
+}
+
+/* A PLAYING state always has a search move: T, E when nothing else, or P at D2 and D2J. */
+static inline int has_move(const Ctx *c, const State *s) {
+    (void)c;
+    (void)s;
+    return 1;
 }
 
 /* ----- bounds: _doomed ------------------------------------------------------------------ */
@@ -432,7 +407,7 @@ static inline int can_still_win(const Ctx *c, const State *s) {
     return !doomed(c, s, &stays);
 }
 
-/* ----- transposition table -------------------------------------------------------------- */
+/* ----- the table key -------------------------------------------------------------------- */
 static inline Slot pack(const Ctx *c, const State *s) {
     Slot k;
     u64 reserve = s->reserve;
@@ -457,242 +432,32 @@ static inline u64 hash_key(const Slot *k) {
     h ^= (k->w[1] + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL;
     h = (h ^ (h >> 29)) + k->w[2] * 0x165667B19E3779F9ULL;
     h ^= (k->w[3] + 0x27D4EB2F165667C5ULL) * 0x94D049BB133111EBULL;
-    h ^= (k->w[4] & W4_KEY_MASK) * 0xBF58476D1CE4E5B9ULL;
+    h ^= (k->w[4] & SLOT_KEY_MASK) * 0xBF58476D1CE4E5B9ULL;
     h ^= h >> 31;
     h *= 0xD6E8FEB86659FD93ULL;
     h ^= h >> 32;
     return h;
 }
 
-static void exceed(Ctx *c, int why) {
-    c->exhausted = why;
-    longjmp(c->abort, 1);
-}
-
 static inline int same_key(const Slot *slot, const Slot *k) {
     return slot->w[0] == k->w[0] && slot->w[1] == k->w[1] && slot->w[2] == k->w[2] && slot->w[3] == k->w[3] &&
-           (slot->w[4] & W4_KEY_MASK) == k->w[4];
+           (slot->w[4] & SLOT_KEY_MASK) == k->w[4];
 }
 
-static inline Slot *find_slot(const Table *t, const Slot *k) {
-    u64 mask = t->capacity - 1, i = hash_key(k) & mask;
-    for (;;) {
-        Slot *slot = &t->slots[i];
-        if (!(slot->w[4] & W4_USED)) return slot;
-        if (same_key(slot, k)) return slot;
-        i = (i + 1) & mask;
+/* A line for Python: a list of move names. */
+static PyObject *line_list(const Ctx *c, const Move *line, int len) {
+    PyObject *list = PyList_New(len);
+    if (!list) return NULL;
+    for (int i = 0; i < len; i++) {
+        PyObject *name = PyTuple_GET_ITEM(c->names, line[i]);
+        Py_INCREF(name);
+        PyList_SET_ITEM(list, i, name);
     }
+    return list;
 }
 
-static Slot *new_slots(u64 capacity) { return calloc(capacity, sizeof(Slot)); }
-
-#define INITIAL_CAPACITY (1u << 14)
-
-static int table_init(Table *t, long long cap) {
-    t->capacity = INITIAL_CAPACITY;
-    t->count = 0;
-    t->cap = cap;
-    t->slots = new_slots(t->capacity);
-    return t->slots ? 0 : -1;
-}
-
-static inline void prefetch_slot(const Table *t, const Slot *k) {
-    __builtin_prefetch(&t->slots[hash_key(k) & (t->capacity - 1)]);
-}
-
-static void grow(Ctx *c, Table *t) {
-    u64 old_capacity = t->capacity;
-    Slot *old = t->slots;
-    Slot *slots = new_slots(old_capacity * 2);
-    if (!slots) exceed(c, EXHAUSTED_MEMORY);
-    t->slots = slots;
-    t->capacity = old_capacity * 2;
-    for (u64 i = 0; i < old_capacity; i++) {
-        if (old[i].w[4] & W4_USED) {
-            Slot k = old[i];
-            k.w[4] &= W4_KEY_MASK;
-            *find_slot(t, &k) = old[i];
-        }
-    }
-    free(old);
-}
-
-/* Python's _store / _remember: a new key beyond the cap ends the search. */
-static void store(Ctx *c, Table *t, const Slot *k, int value, int exact) {
-    Slot *slot = find_slot(t, k);
-    if (!(slot->w[4] & W4_USED)) {
-        if (t->cap >= 0 && (long long)t->count >= t->cap) exceed(c, EXHAUSTED_TABLE);
-        if ((t->count + 1) * 10 > t->capacity * 7) {
-            grow(c, t);
-            slot = find_slot(t, k);
-        }
-        t->count++;
-    }
-    *slot = *k;
-    slot->w[4] |= W4_USED | (exact ? W4_EXACT : 0) | (u64)(value + VALUE_OFFSET) << W4_VALUE_SHIFT;
-}
-
-static inline int slot_value(const Slot *slot) {
-    return (int)((slot->w[4] >> W4_VALUE_SHIFT) & 0xFF) - VALUE_OFFSET;
-}
-
-/* Empty the table; its memory goes back to the initial size. */
-static void reset_table(Ctx *c, Table *t) {
-    if (t->capacity > INITIAL_CAPACITY) {
-        free(t->slots);
-        t->slots = NULL;
-        if (table_init(t, t->cap) < 0) exceed(c, EXHAUSTED_MEMORY);
-    } else {
-        memset(t->slots, 0, t->capacity * sizeof(Slot));
-        t->count = 0;
-    }
-}
-
-/* ----- bookkeeping ---------------------------------------------------------------------- */
-static double elapsed(const Ctx *c) {
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return (double)(now.tv_sec - c->started.tv_sec) + 1e-9 * (double)(now.tv_nsec - c->started.tv_nsec);
-}
-
-static inline void count_state(Ctx *c, int depth) {
-    c->states++;
-    if (depth > c->max_depth) c->max_depth = depth;
-    if (c->max_states >= 0 && c->states > c->max_states) exceed(c, EXHAUSTED_STATES);
-    if (c->states >= c->next_check) {
-        c->next_check += BUDGET_CHECK_EVERY;
-        if (c->time_limit >= 0 && elapsed(c) > c->time_limit) exceed(c, EXHAUSTED_TIME);
-        if (PyErr_CheckSignals() < 0) exceed(c, EXHAUSTED_SIGNAL);
-    }
-}
-
-static inline void note_terminal(Ctx *c, int score, int won, int depth) {
-    if (c->best_score == SCORE_NONE || score > c->best_score) {
-        c->best_score = score;
-        c->best_won = won;
-        c->best_len = depth;
-        memcpy(c->best_line, c->path, (size_t)depth * sizeof(Move));
-    }
-}
-
-/* ----- search --------------------------------------------------------------------------- */
-#define COMPLETE (-1)
-/* find_win of solver/search.py: 1 when a win is reachable (c->path then holds the moves). */
-static int find_win(Ctx *c, const State *s, int depth, int allowed) {
-    int complete = allowed == COMPLETE;
-    Table *seen = complete ? &c->table : &c->tried;
-    Slot k = pack(c, s);
-    Slot *slot = find_slot(seen, &k);
-    if ((slot->w[4] & W4_USED) && (complete || slot_value(slot) >= allowed)) {
-        c->table_hits++;
-        return 0;
-    }
-    count_state(c, depth);
-    int open = 0;
-    if (s->status != PLAYING) {
-        note_terminal(c, terminal_score(c, s), s->status == FINISHED_WON, depth);
-        if (s->status == FINISHED_WON) {
-            c->win_len = depth;
-            c->win_score = terminal_score(c, s);
-            return 1;
-        }
-    } else if (can_still_win(c, s)) {
-        open = 1;
-        if (depth >= MAX_DEPTH) exceed(c, EXHAUSTED_MEMORY);
-        Move *moves = c->moves[depth];
-        State *children = c->children[depth];
-        int n = search_moves(c, s, moves, depth == 0), made = 0;
-        if (!complete && !allowed && n > 1) n = 1;
-        for (int i = 0; i < n; i++) {
-            while (made < n && made <= i + PREFETCH_AHEAD) {
-                children[made] = apply_move(c, s, moves[made]);
-                Slot ck = pack(c, &children[made]);
-                prefetch_slot(seen, &ck);
-                made++;
-            }
-            c->path[depth] = moves[i];
-            if (find_win(c, &children[i], depth + 1, complete ? COMPLETE : allowed - (i > 0))) return 1;
-        }
-    }
-    store(c, seen, &k, complete ? 0 : open ? allowed : c->lds_rounds, 1);
-    return 0;
-}
-
-static int search_win(Ctx *c, const State *root) {
-    for (int allowed = 0; allowed < c->lds_rounds; allowed++) {
-        reset_table(c, &c->tried);
-        if (find_win(c, root, 0, allowed)) return 1;
-    }
-    reset_table(c, &c->tried);
-    return find_win(c, root, 0, COMPLETE);
-}
-
-static int value(Ctx *c, const State *s, int floor, int depth) {
-    if (c->best_score != SCORE_NONE && c->best_score > floor) floor = c->best_score;
-    Slot k = pack(c, s);
-    Slot *slot = find_slot(&c->table, &k);
-    if (slot->w[4] & W4_USED) {
-        int known = slot_value(slot);
-        if ((slot->w[4] & W4_EXACT) || known <= floor) {
-            c->table_hits++;
-            return known;
-        }
-    }
-    count_state(c, depth);
-    if (s->status != PLAYING) {
-        int score = terminal_score(c, s);
-        note_terminal(c, score, s->status == FINISHED_WON, depth);
-        store(c, &c->table, &k, score, 1);
-        return score;
-    }
-    int ceiling = upper_bound(c, s);
-    if (ceiling <= floor) {
-        store(c, &c->table, &k, ceiling, 0);
-        return ceiling;
-    }
-    int best = -1;
-    if (depth >= MAX_DEPTH) exceed(c, EXHAUSTED_MEMORY);
-    Move *moves = c->moves[depth];
-    int n = search_moves(c, s, moves, depth == 0);
-    State *children = c->children[depth];
-    int made = 0;
-    for (int i = 0; i < n; i++) {
-        while (made < n && made <= i + PREFETCH_AHEAD) {
-            children[made] = apply_move(c, s, moves[made]);
-            Slot ck = pack(c, &children[made]);
-            prefetch_slot(&c->table, &ck);
-            made++;
-        }
-        c->path[depth] = moves[i];
-        int got = value(c, &children[i], floor > best ? floor : best, depth + 1);
-        if (got > best) {
-            best = got;
-            if (best >= ceiling) break;
-        }
-    }
-    if (c->best_score != SCORE_NONE && c->best_score > floor) floor = c->best_score;
-    store(c, &c->table, &k, best, best > floor);
-    return best;
-}
-
-static void run_optimal(Ctx *c, const State *root) {
-    int won = search_win(c, root);
-    c->proved_lost = !won;
-    if (won && (c->best_score == SCORE_NONE || c->win_score > c->best_score)) {
-        c->best_score = c->win_score;
-        c->best_won = 1;
-        c->best_len = c->win_len;
-        memcpy(c->best_line, c->path, (size_t)c->win_len * sizeof(Move));
-    }
-    reset_table(c, &c->table);
-    int target = upper_bound(c, root);
-    if (!won && target > c->lowest_win_score - 1) target = c->lowest_win_score - 1;
-    while (c->best_score == SCORE_NONE || target > c->best_score) {
-        int found = value(c, root, target - 1, 0);
-        if (found >= target) break;
-        target = found;
-    }
-}
+/* ----- search: the shared skeleton over the definitions above --------------------------- */
+#include "_search_core.h"
 
 /* ----- Python interface ----------------------------------------------------------------- */
 static int read_ints(PyObject *seq, int *out, int expected_min, int limit, int *n, const char *what) {
@@ -714,24 +479,8 @@ static int read_ints(PyObject *seq, int *out, int expected_min, int limit, int *
     return 0;
 }
 
-static PyObject *line_list(PyObject *names, const Move *line, int len) {
-    PyObject *list = PyList_New(len);
-    if (!list) return NULL;
-    for (int i = 0; i < len; i++) {
-        PyObject *name = PyTuple_GET_ITEM(names, line[i]);
-        Py_INCREF(name);
-        PyList_SET_ITEM(list, i, name);
-    }
-    return list;
-}
-
-static PyObject *score_object(int score) {
-    if (score == SCORE_NONE) Py_RETURN_NONE;
-    return PyLong_FromLong(score);
-}
-
 /* The position and the tables into c and *root_out; -1 with a Python exception set. */
-static int read_position(Ctx *c, State *root_out, PyObject **names_out, PyObject *stock_obj, int pos,
+static int read_position(Ctx *c, State *root_out, PyObject *stock_obj, int pos,
                          PyObject *reserve_obj, PyObject *columns_obj, PyObject *locks_obj, int jokers_on,
                          int available, int turned, int redeal_blocked, int status, PyObject *tables) {
     PyObject *names = NULL;
@@ -878,7 +627,7 @@ static int read_position(Ctx *c, State *root_out, PyObject **names_out, PyObject
         }
     }
     *root_out = root;
-    *names_out = names;
+    c->names = names;
     return 0;
 }
 
@@ -888,7 +637,7 @@ PyDoc_STRVAR(key_doc,
 "The table key the search packs for this position (5 ints), for the tests of key equality.");
 
 static PyObject *core_key(PyObject *self, PyObject *args) {
-    PyObject *stock_obj, *reserve_obj, *columns_obj, *locks_obj, *tables, *names;
+    PyObject *stock_obj, *reserve_obj, *columns_obj, *locks_obj, *tables;
     int pos, jokers_on, available, turned, redeal_blocked, status;
     if (!PyArg_ParseTuple(args, "OiOOOiiiiiO", &stock_obj, &pos, &reserve_obj, &columns_obj, &locks_obj,
                           &jokers_on, &available, &turned, &redeal_blocked, &status, &tables))
@@ -897,8 +646,8 @@ static PyObject *core_key(PyObject *self, PyObject *args) {
     if (!c) return PyErr_NoMemory();
     State root;
     PyObject *result = NULL;
-    if (read_position(c, &root, &names, stock_obj, pos, reserve_obj, columns_obj, locks_obj, jokers_on, available,
-                      turned, redeal_blocked, status, tables) == 0) {
+    if (read_position(c, &root, stock_obj, pos, reserve_obj, columns_obj, locks_obj, jokers_on, available, turned,
+                      redeal_blocked, status, tables) == 0) {
         Slot k = pack(c, &root);
         result = Py_BuildValue("(KKKKK)", (unsigned long long)k.w[0], (unsigned long long)k.w[1],
                                (unsigned long long)k.w[2], (unsigned long long)k.w[3], (unsigned long long)k.w[4]);
@@ -933,72 +682,17 @@ static PyObject *core_solve(PyObject *self, PyObject *args) {
                           &jokers_on, &available, &turned, &redeal_blocked, &status, &tables, &mode, &time_obj,
                           &states_obj, &table_obj, &lds_rounds))
         return NULL;
-    int optimal;
-    if (strcmp(mode, "optimal") == 0) optimal = 1;
-    else if (strcmp(mode, "winnable") == 0) optimal = 0;
-    else return PyErr_Format(PyExc_ValueError, "unknown mode %s", mode);
+    int optimal = parse_mode(mode);
+    if (optimal < 0) return NULL;
 
     Ctx *c = calloc(1, sizeof(Ctx));
     if (!c) return PyErr_NoMemory();
-    PyObject *result = NULL, *names = NULL;
+    PyObject *result = NULL;
     State root;
 
-    if (read_position(c, &root, &names, stock_obj, pos, reserve_obj, columns_obj, locks_obj, jokers_on,
-                      available, turned, redeal_blocked, status, tables) < 0)
-        goto done;
-
-    c->time_limit = time_obj == Py_None ? -1.0 : PyFloat_AsDouble(time_obj);
-    if (c->time_limit == -1.0 && PyErr_Occurred()) goto done;
-    c->max_states = states_obj == Py_None ? -1 : PyLong_AsLongLong(states_obj);
-    if (c->max_states == -1 && PyErr_Occurred()) goto done;
-    long long max_table = table_obj == Py_None ? -1 : PyLong_AsLongLong(table_obj);
-    if (max_table == -1 && PyErr_Occurred()) goto done;
-    if (lds_rounds < 0) {
-        PyErr_SetString(PyExc_ValueError, "lds_rounds must be >= 0");
-        goto done;
-    }
-    c->lds_rounds = lds_rounds;
-    if (table_init(&c->table, max_table) < 0 || table_init(&c->tried, max_table) < 0) { PyErr_NoMemory(); goto done; }
-    c->best_score = SCORE_NONE;
-    c->next_check = BUDGET_CHECK_EVERY;
-    clock_gettime(CLOCK_MONOTONIC, &c->started);
-
-    volatile int won = 0;
-    if (setjmp(c->abort) == 0) {
-        if (optimal) run_optimal(c, &root);
-        else won = search_win(c, &root);
-    }
-    if (c->exhausted == EXHAUSTED_SIGNAL) goto done;  /* the signal handler set the exception */
-
-    const char *verdict, *why = "";
-    PyObject *line;
-    int score = SCORE_NONE, line_score;
-    if (c->exhausted) {
-        verdict = c->best_score != SCORE_NONE && c->best_won ? "WON" : c->proved_lost ? "LOST" : "UNDECIDED";
-        why = c->exhausted == EXHAUSTED_STATES ? "states" : c->exhausted == EXHAUSTED_TIME ? "time"
-            : c->exhausted == EXHAUSTED_TABLE ? "table" : "memory";
-        line = line_list(names, c->best_line, c->best_len);
-        line_score = c->best_score;
-    } else if (optimal) {
-        verdict = c->best_won ? "WON" : "LOST";
-        score = line_score = c->best_score;
-        line = line_list(names, c->best_line, c->best_len);
-    } else if (won) {
-        verdict = "WON";
-        line = line_list(names, c->path, c->win_len);
-        line_score = c->win_score;
-    } else {
-        verdict = "LOST";
-        line = line_list(names, c->best_line, c->best_len);
-        line_score = c->best_score;
-    }
-    if (!line) goto done;
-    result = Py_BuildValue("(sNNNLLKis)", verdict, score_object(score), line, score_object(line_score),
-                           c->states, c->table_hits, (unsigned long long)c->table.count, c->max_depth, why);
-
-done:
-    free(c->table.slots);
-    free(c->tried.slots);
+    if (read_position(c, &root, stock_obj, pos, reserve_obj, columns_obj, locks_obj, jokers_on, available, turned,
+                      redeal_blocked, status, tables) == 0)
+        result = solve_position(c, &root, optimal, time_obj, states_obj, table_obj, lds_rounds);
     free(c);
     return result;
 }

@@ -1,0 +1,448 @@
+/* games/_search_core.h: the game-agnostic part of the compiled "pruned" searches.
+ *
+ * The skeleton of solver/search.py (engine="pruned") that games/_adaman_core.c and
+ * games/_royal_assassin_core.c share, written once: the transposition table, the
+ * budgets, the winnability search and the optimal search, and the common part of the
+ * module's solve() (budgets in, result tuple out).  A template by include: it is no
+ * module of its own and has no .c file; each extension includes it once, after the
+ * game's own definitions, and gets its own copy compiled against that game's types,
+ * so every hook below can be inlined.
+ *
+ *   - search: search_win (LDS rounds of limited discrepancy search with find_win, each
+ *     remembered in `tried`, then the complete find_win whose table holds refuted
+ *     states) and run_optimal (search_win for an incumbent, then aspiration probes with
+ *     value(): table entries are (value, exact) with inexact = upper bound trusted only at
+ *     or below the caller's floor, exactness judged against the floor at the end of the
+ *     loop; a failed win search leaves the verdict LOST even if the optimum runs out of
+ *     budget).  Children are made PREFETCH_AHEAD moves in advance and their table slots
+ *     prefetched, so the memory latency of the probes overlaps the search of the earlier
+ *     siblings; the nodes and their order are solver/search.py's.
+ *   - transposition table: open addressing (linear probing) over the game's Slot, whose
+ *     full key is stored (no lossy hashing).  One word of the slot (SLOT_META) holds the
+ *     key's last bits below SLOT_VALUE_SHIFT, then value + VALUE_OFFSET, the exact flag
+ *     (bit 62) and the used flag (bit 63).  A table holds at most max_table entries, like
+ *     the Python dicts under Budget.max_table; reaching the cap ends the search.  Its slot
+ *     array starts at INITIAL_CAPACITY and doubles while under the cap, so a small search
+ *     does not commit the memory of a 20-million-entry table.
+ *   - budgets: states, time (checked every BUDGET_CHECK_EVERY states, with Python's
+ *     signals), table size and the fixed line depth end the search by longjmp.
+ *
+ * The including file defines first (after <Python.h>):
+ *
+ *   u64                        uint64_t
+ *   State                      a position; fields `status` with values PLAYING and
+ *                              FINISHED_WON (any other value: finished, not won)
+ *   Move                       a move, as stored in lines
+ *   Slot                       a table entry: the packed key plus the SLOT_META word
+ *   Ctx                        the game's read-only data for one solve() call
+ *   MAX_DEPTH, MAX_MOVES       the deepest line and the most moves of one position
+ *   INITIAL_CAPACITY           slots of a new table (a power of two)
+ *   RESET_SHRINKS              1: emptying a table gives its memory back down to
+ *                              INITIAL_CAPACITY; 0: it keeps its capacity
+ *   SLOT_META(slot)            the lvalue of the flags word of *slot
+ *   SLOT_KEY_MASK              the key bits of that word
+ *   SLOT_VALUE_SHIFT, SLOT_VALUE_MASK, VALUE_OFFSET
+ *                              where value + VALUE_OFFSET sits in that word, and its width
+ *
+ * and these functions (static; the search inlines them):
+ *
+ *   Slot pack(const Ctx *, const State *)          the exact table key (SLOT_META: key bits only)
+ *   u64 hash_key(const Slot *)                      of a key (flags bits clear)
+ *   int same_key(const Slot *slot, const Slot *k)  slot (flags set) holds key k
+ *   int has_move(const Ctx *, const State *)        a PLAYING state has a search move
+ *                                                  (none: the state is terminal, a loss)
+ *   int ordered_moves(const Ctx *, const State *, Move *out, int root)
+ *                                                  search_moves then order_moves into out
+ *                                                  (at the root every legal move); the count
+ *   State apply_move(const Ctx *, const State *, Move)
+ *   int terminal_score(const Ctx *, const State *)  score of a terminal state
+ *   int upper_bound(const Ctx *, const State *)     score_upper_bound of a PLAYING state
+ *   int can_still_win(const Ctx *, const State *)
+ *   PyObject *line_list(const Ctx *, const Move *line, int len)
+ *                                                  a line as the Python side's list of moves
+ *
+ * and the game's Ctx must carry `int lowest_win_score` (the least score of a WIN).
+ */
+
+#ifndef SEARCH_CORE_H
+#define SEARCH_CORE_H
+
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define BUDGET_CHECK_EVERY 4096
+#ifndef PREFETCH_AHEAD
+#define PREFETCH_AHEAD 3
+#endif
+#define SCORE_NONE INT32_MIN
+#define SLOT_EXACT (1ULL << 62)
+#define SLOT_USED (1ULL << 63)
+
+enum { EXHAUSTED_NONE = 0, EXHAUSTED_STATES, EXHAUSTED_TIME, EXHAUSTED_TABLE, EXHAUSTED_SIGNAL,
+       EXHAUSTED_MEMORY };
+
+typedef struct {
+    Slot *slots;
+    u64 capacity;                     /* power of two */
+    u64 count;
+    long long cap;                    /* entries at most; < 0: none */
+} Table;
+
+/* One search: the game's data, the budgets, the tables, the counts and the lines. */
+typedef struct {
+    const Ctx *game;
+    /* budgets */
+    double time_limit;                /* < 0: none */
+    long long max_states;             /* < 0: none */
+    struct timespec started;
+    long long next_check;
+    jmp_buf abort;
+    int exhausted;
+    /* tables: the transposition table, and the deviations tried per state in the rounds
+     * of limited discrepancy search (Python's `tried`), each capped at max_table entries */
+    Table table, tried;
+    int lds_rounds;
+    /* stats */
+    long long states, table_hits;
+    int max_depth;
+    /* lines */
+    Move path[MAX_DEPTH];
+    Move best_line[MAX_DEPTH];
+    int best_len;
+    int best_score;                   /* SCORE_NONE: none yet */
+    int best_won;
+    int proved_lost;                  /* optimal mode: the complete win search found none */
+    int win_len, win_score;
+    Move moves[MAX_DEPTH][MAX_MOVES];
+    State children[MAX_DEPTH][MAX_MOVES];
+} Search;
+
+static void exceed(Search *x, int why) {
+    x->exhausted = why;
+    longjmp(x->abort, 1);
+}
+
+/* ----- transposition table ---------------------------------------------------------- */
+static inline int slot_used(const Slot *slot) { return (SLOT_META(slot) & SLOT_USED) != 0; }
+
+static inline int slot_value(const Slot *slot) {
+    return (int)((SLOT_META(slot) >> SLOT_VALUE_SHIFT) & SLOT_VALUE_MASK) - VALUE_OFFSET;
+}
+
+/* The slot holding key k, or the empty slot where it would go. */
+static inline Slot *find_slot(const Table *t, const Slot *k) {
+    u64 mask = t->capacity - 1, i = hash_key(k) & mask;
+    for (;;) {
+        Slot *slot = &t->slots[i];
+        if (!slot_used(slot)) return slot;
+        if (same_key(slot, k)) return slot;
+        i = (i + 1) & mask;
+    }
+}
+
+static Slot *new_slots(u64 capacity) { return calloc(capacity, sizeof(Slot)); }
+
+static int table_init(Table *t, long long cap) {
+    t->capacity = INITIAL_CAPACITY;
+    t->count = 0;
+    t->cap = cap;
+    t->slots = new_slots(t->capacity);
+    return t->slots ? 0 : -1;
+}
+
+static inline void prefetch_slot(const Table *t, const Slot *k) {
+    __builtin_prefetch(&t->slots[hash_key(k) & (t->capacity - 1)]);
+}
+
+static void grow(Search *x, Table *t) {
+    u64 old_capacity = t->capacity;
+    Slot *old = t->slots;
+    Slot *slots = new_slots(old_capacity * 2);
+    if (!slots) exceed(x, EXHAUSTED_MEMORY);
+    t->slots = slots;
+    t->capacity = old_capacity * 2;
+    for (u64 i = 0; i < old_capacity; i++) {
+        if (slot_used(&old[i])) {
+            Slot k = old[i];
+            SLOT_META(&k) &= SLOT_KEY_MASK;
+            *find_slot(t, &k) = old[i];
+        }
+    }
+    free(old);
+}
+
+/* Python's _store / _remember: a new key beyond the cap ends the search. */
+static void store(Search *x, Table *t, const Slot *k, int value, int exact) {
+    Slot *slot = find_slot(t, k);
+    if (!slot_used(slot)) {
+        if (t->cap >= 0 && (long long)t->count >= t->cap) exceed(x, EXHAUSTED_TABLE);
+        if ((t->count + 1) * 10 > t->capacity * 7) {
+            grow(x, t);
+            slot = find_slot(t, k);
+        }
+        t->count++;
+    }
+    *slot = *k;
+    SLOT_META(slot) |= SLOT_USED | (exact ? SLOT_EXACT : 0) | (u64)(value + VALUE_OFFSET) << SLOT_VALUE_SHIFT;
+}
+
+/* Empty the table (RESET_SHRINKS: its memory goes back to the initial size). */
+static void reset_table(Search *x, Table *t) {
+    if (RESET_SHRINKS && t->capacity > INITIAL_CAPACITY) {
+        free(t->slots);
+        t->slots = NULL;
+        if (table_init(t, t->cap) < 0) exceed(x, EXHAUSTED_MEMORY);
+    } else {
+        memset(t->slots, 0, t->capacity * sizeof(Slot));
+        t->count = 0;
+    }
+}
+
+/* ----- bookkeeping ------------------------------------------------------------------ */
+static double elapsed(const Search *x) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)(now.tv_sec - x->started.tv_sec) + 1e-9 * (double)(now.tv_nsec - x->started.tv_nsec);
+}
+
+static inline void count_state(Search *x, int depth) {
+    x->states++;
+    if (depth > x->max_depth) x->max_depth = depth;
+    if (x->max_states >= 0 && x->states > x->max_states) exceed(x, EXHAUSTED_STATES);
+    if (x->states >= x->next_check) {
+        x->next_check += BUDGET_CHECK_EVERY;
+        if (x->time_limit >= 0 && elapsed(x) > x->time_limit) exceed(x, EXHAUSTED_TIME);
+        if (PyErr_CheckSignals() < 0) exceed(x, EXHAUSTED_SIGNAL);
+    }
+}
+
+static inline void note_terminal(Search *x, int score, int won, int depth) {
+    if (x->best_score == SCORE_NONE || score > x->best_score) {
+        x->best_score = score;
+        x->best_won = won;
+        x->best_len = depth;
+        memcpy(x->best_line, x->path, (size_t)depth * sizeof(Move));
+    }
+}
+
+static inline int is_terminal(const Ctx *c, const State *s) {
+    return s->status != PLAYING || !has_move(c, s);
+}
+
+/* ----- search ----------------------------------------------------------------------- */
+/* find_win: 1 when a win is reachable (x->path then holds the moves to it).  With
+ * allowed >= 0 only the lines that leave the move order at most `allowed` times are
+ * searched (one round of limited discrepancy search), remembered in `tried` with the
+ * discrepancies they had; with allowed = COMPLETE, the complete search, remembered in
+ * `table`.  As find_win in solver/search.py. */
+#define COMPLETE (-1)
+static int find_win(Search *x, const State *s, int depth, int allowed) {
+    const Ctx *c = x->game;
+    int complete = allowed == COMPLETE;
+    Table *seen = complete ? &x->table : &x->tried;
+    Slot k = pack(c, s);
+    Slot *slot = find_slot(seen, &k);
+    if (slot_used(slot) && (complete || slot_value(slot) >= allowed)) {
+        x->table_hits++;
+        return 0;
+    }
+    count_state(x, depth);
+    int open = 0;
+    if (is_terminal(c, s)) {
+        int score = terminal_score(c, s);
+        note_terminal(x, score, s->status == FINISHED_WON, depth);
+        if (s->status == FINISHED_WON) {
+            x->win_len = depth;
+            x->win_score = score;
+            return 1;
+        }
+    } else if (can_still_win(c, s)) {
+        open = 1;
+        if (depth >= MAX_DEPTH) exceed(x, EXHAUSTED_MEMORY);
+        Move *moves = x->moves[depth];
+        State *children = x->children[depth];
+        int n = ordered_moves(c, s, moves, depth == 0), made = 0;
+        if (!complete && !allowed && n > 1) n = 1;
+        for (int i = 0; i < n; i++) {
+            while (made < n && made <= i + PREFETCH_AHEAD) {  /* as in value() */
+                children[made] = apply_move(c, s, moves[made]);
+                Slot ck = pack(c, &children[made]);
+                prefetch_slot(seen, &ck);
+                made++;
+            }
+            x->path[depth] = moves[i];
+            if (find_win(x, &children[i], depth + 1, complete ? COMPLETE : allowed - (i > 0))) return 1;
+        }
+    }
+    store(x, seen, &k, complete ? 0 : open ? allowed : x->lds_rounds, 1);
+    return 0;
+}
+
+/* search_win: a few rounds of limited discrepancy search, then the complete find_win. */
+static int search_win(Search *x, const State *root) {
+    for (int allowed = 0; allowed < x->lds_rounds; allowed++) {
+        reset_table(x, &x->tried);
+        if (find_win(x, root, 0, allowed)) return 1;
+    }
+    reset_table(x, &x->tried);
+    return find_win(x, root, 0, COMPLETE);
+}
+
+static int value(Search *x, const State *s, int floor, int depth) {
+    const Ctx *c = x->game;
+    if (x->best_score != SCORE_NONE && x->best_score > floor) floor = x->best_score;
+    Slot k = pack(c, s);
+    Slot *slot = find_slot(&x->table, &k);
+    if (slot_used(slot)) {
+        int known = slot_value(slot);
+        if ((SLOT_META(slot) & SLOT_EXACT) || known <= floor) {
+            x->table_hits++;
+            return known;
+        }
+    }
+    count_state(x, depth);
+    if (is_terminal(c, s)) {
+        int score = terminal_score(c, s);
+        note_terminal(x, score, s->status == FINISHED_WON, depth);
+        store(x, &x->table, &k, score, 1);
+        return score;
+    }
+    int ceiling = upper_bound(c, s);
+    if (ceiling <= floor) {
+        store(x, &x->table, &k, ceiling, 0);
+        return ceiling;
+    }
+    int best = -1;
+    if (depth >= MAX_DEPTH) exceed(x, EXHAUSTED_MEMORY);
+    Move *moves = x->moves[depth];
+    int n = ordered_moves(c, s, moves, depth == 0);
+    /* Children are made PREFETCH_AHEAD moves in advance and their table slots prefetched,
+     * so the memory latency of the probes overlaps the search of the earlier siblings. */
+    State *children = x->children[depth];
+    int made = 0;
+    for (int i = 0; i < n; i++) {
+        while (made < n && made <= i + PREFETCH_AHEAD) {
+            children[made] = apply_move(c, s, moves[made]);
+            Slot ck = pack(c, &children[made]);
+            prefetch_slot(&x->table, &ck);
+            made++;
+        }
+        x->path[depth] = moves[i];
+        int got = value(x, &children[i], floor > best ? floor : best, depth + 1);
+        if (got > best) {
+            best = got;
+            if (best >= ceiling) break;
+        }
+    }
+    if (x->best_score != SCORE_NONE && x->best_score > floor) floor = x->best_score;
+    store(x, &x->table, &k, best, best > floor);
+    return best;
+}
+
+/* run_optimal with bounds on: a first win as incumbent, then aspiration probes. */
+static void run_optimal(Search *x, const State *root) {
+    const Ctx *c = x->game;
+    int won = search_win(x, root);
+    x->proved_lost = !won;
+    /* _note_terminal_line: the winning terminal was already noted with this path */
+    if (won && (x->best_score == SCORE_NONE || x->win_score > x->best_score)) {
+        x->best_score = x->win_score;
+        x->best_won = 1;
+        x->best_len = x->win_len;
+        memcpy(x->best_line, x->path, (size_t)x->win_len * sizeof(Move));
+    }
+    reset_table(x, &x->table);
+    int target = root->status != PLAYING ? terminal_score(c, root) : upper_bound(c, root);
+    if (!won && target > c->lowest_win_score - 1) target = c->lowest_win_score - 1;
+    while (x->best_score == SCORE_NONE || target > x->best_score) {
+        int found = value(x, root, target - 1, 0);
+        if (found >= target) break;
+        target = found;
+    }
+}
+
+/* ----- Python interface ------------------------------------------------------------- */
+/* solve()'s mode: 1 optimal, 0 winnable, -1 with a Python exception set. */
+static int parse_mode(const char *mode) {
+    if (strcmp(mode, "optimal") == 0) return 1;
+    if (strcmp(mode, "winnable") == 0) return 0;
+    PyErr_Format(PyExc_ValueError, "unknown mode %s", mode);
+    return -1;
+}
+
+static PyObject *score_object(int score) {
+    if (score == SCORE_NONE) Py_RETURN_NONE;
+    return PyLong_FromLong(score);
+}
+
+/* The rest of solve() once the game has read its position and tables: the budgets
+ * (time_limit, max_states, max_table: None for no limit; lds_rounds), the search, and the
+ * result (verdict, score, line, line_score, states, table_hits, unique, max_depth,
+ * exhausted).  NULL with a Python exception set. */
+static PyObject *solve_position(const Ctx *game, const State *root, int optimal, PyObject *time_obj,
+                                PyObject *states_obj, PyObject *table_obj, int lds_rounds) {
+    Search *x = calloc(1, sizeof(Search));
+    if (!x) return PyErr_NoMemory();
+    x->game = game;
+    PyObject *result = NULL;
+
+    x->time_limit = time_obj == Py_None ? -1.0 : PyFloat_AsDouble(time_obj);
+    if (x->time_limit == -1.0 && PyErr_Occurred()) goto done;
+    x->max_states = states_obj == Py_None ? -1 : PyLong_AsLongLong(states_obj);
+    if (x->max_states == -1 && PyErr_Occurred()) goto done;
+    long long max_table = table_obj == Py_None ? -1 : PyLong_AsLongLong(table_obj);
+    if (max_table == -1 && PyErr_Occurred()) goto done;
+    if (lds_rounds < 0) {
+        PyErr_SetString(PyExc_ValueError, "lds_rounds must be >= 0");
+        goto done;
+    }
+    x->lds_rounds = lds_rounds;
+    if (table_init(&x->table, max_table) < 0 || table_init(&x->tried, max_table) < 0) { PyErr_NoMemory(); goto done; }
+    x->best_score = SCORE_NONE;
+    x->next_check = BUDGET_CHECK_EVERY;
+    clock_gettime(CLOCK_MONOTONIC, &x->started);
+
+    volatile int won = 0;
+    if (setjmp(x->abort) == 0) {
+        if (optimal) run_optimal(x, root);
+        else won = search_win(x, root);
+    }
+    if (x->exhausted == EXHAUSTED_SIGNAL) goto done;  /* the signal handler set the exception */
+
+    const char *verdict, *why = "";
+    PyObject *line;
+    int score = SCORE_NONE, line_score;
+    if (x->exhausted) {
+        verdict = x->best_score != SCORE_NONE && x->best_won ? "WON" : x->proved_lost ? "LOST" : "UNDECIDED";
+        why = x->exhausted == EXHAUSTED_STATES ? "states" : x->exhausted == EXHAUSTED_TIME ? "time"
+            : x->exhausted == EXHAUSTED_TABLE ? "table" : "memory";
+        line = line_list(game, x->best_line, x->best_len);
+        line_score = x->best_score;
+    } else if (optimal) {
+        verdict = x->best_won ? "WON" : "LOST";
+        score = line_score = x->best_score;
+        line = line_list(game, x->best_line, x->best_len);
+    } else if (won) {
+        verdict = "WON";
+        line = line_list(game, x->path, x->win_len);
+        line_score = x->win_score;
+    } else {
+        verdict = "LOST";
+        line = line_list(game, x->best_line, x->best_len);
+        line_score = x->best_score;
+    }
+    if (!line) goto done;
+    result = Py_BuildValue("(sNNNLLKis)", verdict, score_object(score), line, score_object(line_score),
+                           x->states, x->table_hits, (unsigned long long)x->table.count, x->max_depth, why);
+
+done:
+    free(x->table.slots);
+    free(x->tried.slots);
+    free(x);
+    return result;
+}
+
+#endif /* SEARCH_CORE_H */
