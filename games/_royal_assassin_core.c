@@ -353,11 +353,23 @@ static inline int has_move(const Ctx *c, const State *s) {
 
 /* ----- bounds: _doomed ------------------------------------------------------------------ */
 /* (no WIN possible, Royals that surely stay); see RoyalAssassin._doomed. */
+/* V6: Jokers not yet discarded (RoyalAssassin._jokers_left): set aside, on a column, in
+ * hand, and (two Jokers) still in the stock or on the reserve. */
+static inline int jokers_left(const Ctx *c, const State *s) {
+    int left = s->available + __builtin_popcount(s->jokers_on);
+    if (s->turned >= 0 && c->kind[s->turned] == KIND_JOKER) left++;
+    const int at[2] = {c->joker_lo, c->joker_hi};
+    for (int k = 0; k < 2; k++)
+        if (at[k] >= 0 && (at[k] >= s->pos || (s->reserve >> at[k] & 1))) left++;
+    return left;
+}
+
 static inline int doomed(const Ctx *c, const State *s, int *stays_out) {
     *stays_out = 0;
     if (c->royal_beneath) return 0;
     const int *left = c->supply_left[s->pos];
-    if (left[0] >= 26 && left[1] >= 26) return 0;
+    const int sweeps = c->joker_dies ? jokers_left(c, s) : -1;  /* < 0: Jokers come back */
+    if (sweeps < 0 && left[0] >= 26 && left[1] >= 26) return 0;
     int supply[2] = {left[0], left[1]};
     u64 r = s->reserve;
     for (int k = 0; r; k++, r >>= 8) {
@@ -367,13 +379,15 @@ static inline int doomed(const Ctx *c, const State *s, int *stays_out) {
     }
     if (s->turned >= 0 && c->kind[s->turned] != KIND_JOKER) supply[c->side[s->turned]] += c->landing[s->turned];
     int stays = 0, no_win = 0, need[2] = {0, 0};
+    int saving[2][4], savings[2] = {0, 0};
     for (int column = 0; column < 4; column++) {
-        int cheapest = c->cheapest_future[s->pos][column];
+        int cheapest = c->cheapest_future[s->pos][column], full = 0;
         for (int i = 0; i < s->n[column]; i++) {
             unsigned w = (unsigned)(s->col[column] >> (16 * i) & 0xFFFF);
             int value = c->royal_value[column][R_CODE(w)];
             int cost = value + (int)R_D(w) - (int)R_A(w);
             if (value < cost) cost = value;
+            full += cost;
             if (cost < cheapest) cheapest = cost;
         }
         int colour = c->column_colour[column];
@@ -381,7 +395,20 @@ static inline int doomed(const Ctx *c, const State *s, int *stays_out) {
             stays += s->n[column] + c->future[s->pos][column];
             if (s->n[column]) no_win = 1;
         } else if (s->n[column]) {
-            need[colour] += cheapest;
+            if (sweeps < 0) {
+                need[colour] += cheapest;
+            } else {
+                need[colour] += full;
+                saving[colour][savings[colour]++] = full - cheapest;
+            }
+        }
+    }
+    if (sweeps >= 0) {  /* less the `sweeps` largest savings of each colour */
+        for (int colour = 0; colour < 2; colour++) {
+            int *v = saving[colour], n = savings[colour];
+            for (int i = 1; i < n; i++)  /* insertion sort, largest first */
+                for (int j = i; j > 0 && v[j] > v[j - 1]; j--) { int t = v[j]; v[j] = v[j - 1]; v[j - 1] = t; }
+            for (int i = 0; i < n && i < sweeps; i++) need[colour] -= v[i];
         }
     }
     if (need[0] > supply[0] || need[1] > supply[1]) no_win = 1;

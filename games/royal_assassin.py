@@ -482,12 +482,18 @@ class RoyalAssassin(Game):
         and every Royal of X and every Royal of suit X still in the stock stays on the table.
         Two columns of one colour draw on the same supply, so a WIN is also impossible when
         their cheapest kills together exceed it (then at least one Royal stays).
+        V6: a Joker sweeps once and is gone, so with k Jokers left (set aside, on a column,
+        in the stock, hand or reserve) at most k columns are cleared by one kill; every
+        other column needs each Royal on it now killed directly (Royals still to come may
+        never arrive before the WIN), so each colour needs at least its columns' full
+        costs less their k largest savings (full cost less cheapest kill).
         V5 is left out: there a Royal may die on arrival with no new attack card.
         """
         if self.royal_beneath:
             return False, 0
         supply_left, future, cheapest_future = self._stock_suffix(state.stock)[state.pos]
-        if supply_left[0] >= 26 and supply_left[1] >= 26:
+        sweeps = self._jokers_left(state) if self.joker_dies else None  # None: Jokers come back
+        if sweeps is None and supply_left[0] >= 26 and supply_left[1] >= 26:
             return False, 0  # two columns of a colour never need more than 13 + 13
         supply = list(supply_left)
         landing = self.landing_value
@@ -498,11 +504,13 @@ class RoyalAssassin(Game):
             supply[not IS_RED[state.turned // 13]] += landing[state.turned]
         stays, no_win = 0, False
         need = [0, 0]
+        savings: tuple[list[int], list[int]] = ([], [])
         for column, royals in enumerate(state.columns):
-            cheapest = cheapest_future[column]
+            cheapest, full = cheapest_future[column], 0
             for code in royals:
                 value = VALUE[code & 63]
                 cost = min(value, value + (code >> 13) - (code >> 6 & 127))
+                full += cost
                 if cost < cheapest:
                     cheapest = cost
             colour = IS_RED[column]
@@ -511,10 +519,23 @@ class RoyalAssassin(Game):
                 if royals:
                     no_win = True
             elif royals:
-                need[colour] += cheapest
+                if sweeps is None:
+                    need[colour] += cheapest
+                else:
+                    need[colour] += full
+                    savings[colour].append(full - cheapest)
+        if sweeps is not None:
+            for colour in (0, 1):
+                need[colour] -= sum(sorted(savings[colour], reverse=True)[:sweeps])
         if need[0] > supply[0] or need[1] > supply[1]:
             no_win = True
         return no_win, stays if no_win else 0
+
+    def _jokers_left(self, state: RoyalAssassinState) -> int:
+        """Jokers not yet discarded (V6): set aside, on a column, still to turn, in hand or
+        on the reserve."""
+        return (state.available + state.jokers_on.bit_count() + state.stock[state.pos:].count(JOKER)
+                + state.reserve.count(JOKER) + (state.turned == JOKER))
 
     # ----- compiled engine (engine "compiled": games/_royal_assassin_core.c) ------------
     compiled_entry_bytes = COMPILED_ENTRY_BYTES

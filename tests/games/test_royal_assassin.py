@@ -635,3 +635,31 @@ def test_solver_lines_on_seeded_deals_replay():
         result = solve(game, state, "optimal", "pruned", Budget(time_limit=5))
         if result.score is not None:
             check_claim(game, state, result.line, result.verdict == "WON", result.score)
+
+
+@pytest.mark.parametrize("name", ["V6", "V1+V6"])
+def test_one_sweep_per_joker_bound_is_sound_and_bites(name):
+    """V6 (a Joker sweeps once): the bound that charges every column but the best `k` with
+    all its Royals (k Jokers left) never falls below the true optimum, and it proves some
+    deals lost that the cheapest-kill-per-column bound alone leaves open."""
+    game = RoyalAssassin.from_variants(VARIANTS[name])
+    checked = bites = 0
+    for seed in range(60):
+        rng = random.Random(seed)
+        state = game.initial_state(game.deal_from_seed(seed))
+        while game.outcome(state) is None:
+            moves = game.legal_moves(state)
+            state = game.apply(state, rng.choice([m for m in moves if m != "E"] or moves))
+            if len(state.stock) - state.pos > 8 or game.outcome(state) is not None:
+                continue
+            best = solve(game, state, "optimal", "plain", Budget(max_states=4000))
+            if best.exhausted:
+                continue
+            assert game.score_upper_bound(state) >= best.score, (seed, game.describe(state))
+            assert game.can_still_win(state) or best.score < 12
+            game.joker_dies = False  # the same position judged as if Jokers came back
+            unlimited = game.can_still_win(state)
+            game.joker_dies = True
+            bites += unlimited and not game.can_still_win(state)
+            checked += 1
+    assert checked >= 100 and bites > 0, (checked, bites)
