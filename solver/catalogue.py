@@ -329,7 +329,7 @@ def summarise(catalogue: Catalogue) -> dict:
     return {
         "file": str(catalogue.path), "game": header["game"], "variants": header["variants"],
         "mode": header["mode"], "engine": header["engine"], "time_limit": header["time_limit"],
-        "max_states": header["max_states"],
+        "max_states": header["max_states"], "verdict_limit": header.get("verdict_limit"),
         "seeds": count, "first_seed": min(catalogue.rows), "last_seed": max(catalogue.rows),
         "outcomes": dict(outcomes),
         "win_rate": won / count, "win_rate_of_decided": won / (won + lost) if won + lost else None,
@@ -347,6 +347,8 @@ def format_summary(summary: dict) -> list[str]:
     budget = f"time limit {summary['time_limit']:g} s" if summary["time_limit"] is not None else "no time limit"
     if summary["max_states"] is not None:
         budget += f", at most {summary['max_states']:,} states"
+    if summary.get("verdict_limit") is not None:
+        budget += f", then winnability for {summary['verdict_limit']:g} s where undecided"
     outcomes = summary["outcomes"]
     low, high = summary["wilson_95"]
     decided = outcomes[WON] + outcomes[LOST]
