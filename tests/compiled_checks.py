@@ -54,3 +54,31 @@ def check_every_small_budget(game, states, wanted: int = 3) -> None:
         if checked == wanted:
             break
     assert checked == wanted
+
+
+def check_exhausted_budget(game, seed: int, mode: str, budget) -> None:
+    """A budget that runs out: UNDECIDED (or a win already found), never a made-up LOST."""
+    state = game.initial_state(game.deal_from_seed(seed))
+    result = solve(game, state, mode, "compiled", budget)
+    assert result.verdict in (UNDECIDED, WON)
+    assert result.stats.states > 0
+    if result.verdict == UNDECIDED:
+        assert result.exhausted
+    if result.exhausted:
+        assert result.score is None
+    check_line(game, state, result)
+
+
+def check_budget_messages(game, seed: int):
+    """Each budget names itself as the Python engine does (a table cap reached in a quick-win
+    round, then a state budget, then a time limit); returns the table-capped result."""
+    state = game.initial_state(game.deal_from_seed(seed))
+    result = compare(game, state, "optimal", Budget(max_table=1000))
+    assert result.verdict in (UNDECIDED, WON) and result.score is None
+    assert result.exhausted == "transposition table cap of 1000 entries"
+    capped = result
+    result = solve(game, state, "optimal", "compiled", Budget(max_states=10_000))
+    assert result.exhausted == "state budget of 10000 states" and result.stats.states == 10_001
+    result = solve(game, state, "optimal", "compiled", Budget(time_limit=0.05))
+    assert result.exhausted == "time limit of 0.05 s" and result.score is None
+    return capped

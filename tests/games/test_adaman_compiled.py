@@ -18,7 +18,9 @@ import pytest
 from adaman_play import playout
 from compiled_checks import (
     MODES,
+    check_budget_messages,
     check_every_small_budget,
+    check_exhausted_budget,
     check_line,
     compare,
 )
@@ -27,7 +29,7 @@ from games import make_game
 from games.adaman import Adaman
 from games.base import EngineError
 from games.decks import DECKTET
-from solver.search import LOST, UNDECIDED, WON, Budget, solve
+from solver.search import LOST, WON, Budget, solve
 
 pytest.importorskip("games._adaman_core", reason="the compiled engine is not built (pip install -e .)")
 
@@ -125,27 +127,11 @@ def test_compiled_on_finished_positions():
 @pytest.mark.parametrize("budget", [Budget(max_states=50), Budget(max_table=5), Budget(time_limit=0.001)],
                          ids=["max_states", "max_table", "time_limit"])
 def test_exhausted_budget_is_undecided_never_lost(seed, mode, budget):
-    state = BASIC.initial_state(BASIC.deal_from_seed(seed))
-    result = solve(BASIC, state, mode, "compiled", budget)
-    assert result.verdict in (UNDECIDED, WON)
-    assert result.stats.states > 0
-    if result.verdict == UNDECIDED:
-        assert result.exhausted
-    if result.exhausted:
-        assert result.score is None
-    check_line(BASIC, state, result)
+    check_exhausted_budget(BASIC, seed, mode, budget)
 
 
 def test_budget_messages_match_the_python_engine():
-    state = BASIC.initial_state(BASIC.deal_from_seed(0))
-    result = solve(BASIC, state, "optimal", "compiled", Budget(max_table=1000))
-    assert result.verdict in (UNDECIDED, WON) and result.score is None
-    assert result.exhausted == "transposition table cap of 1000 entries"
-    assert result.stats.unique == 1000
-    result = solve(BASIC, state, "optimal", "compiled", Budget(max_states=10_000))
-    assert result.exhausted == "state budget of 10000 states" and result.stats.states == 10_001
-    result = solve(BASIC, state, "optimal", "compiled", Budget(time_limit=0.05))
-    assert result.exhausted == "time limit of 0.05 s" and result.score is None
+    assert check_budget_messages(BASIC, 0).stats.unique == 1000
 
 
 def test_every_small_budget_agrees_with_the_python_engine():

@@ -18,7 +18,9 @@ import random
 import pytest
 from compiled_checks import (
     MODES,
+    check_budget_messages,
     check_every_small_budget,
+    check_exhausted_budget,
     check_line,
     compare,
 )
@@ -26,7 +28,7 @@ from compiled_checks import (
 from games import make_game
 from games.base import EngineError
 from games.royal_assassin import JOKER, NO_CARD, RoyalAssassin
-from solver.search import LOST, UNDECIDED, WON, Budget, solve
+from solver.search import LOST, WON, Budget, solve
 
 core = pytest.importorskip("games._royal_assassin_core",
                            reason="the compiled engine is not built (pip install -e .)")
@@ -227,26 +229,11 @@ def test_a_lone_joker_in_the_reserve_packs_the_same_from_either_stock_place():
 @pytest.mark.parametrize("budget", [Budget(max_states=50), Budget(max_table=5), Budget(time_limit=0.001)],
                          ids=["max_states", "max_table", "time_limit"])
 def test_exhausted_budget_is_undecided_never_lost(seed, mode, budget):
-    state = BASE.initial_state(BASE.deal_from_seed(seed))
-    result = solve(BASE, state, mode, "compiled", budget)
-    assert result.verdict in (UNDECIDED, WON)
-    assert result.stats.states > 0
-    if result.verdict == UNDECIDED:
-        assert result.exhausted
-    if result.exhausted:
-        assert result.score is None
-    check_line(BASE, state, result)
+    check_exhausted_budget(BASE, seed, mode, budget)
 
 
 def test_budget_messages_match_the_python_engine():
-    state = BASE.initial_state(BASE.deal_from_seed(406))
-    result = compare(BASE, state, "optimal", Budget(max_table=1000))  # full in a quick-win round
-    assert result.verdict in (UNDECIDED, WON) and result.score is None
-    assert result.exhausted == "transposition table cap of 1000 entries"
-    result = solve(BASE, state, "optimal", "compiled", Budget(max_states=10_000))
-    assert result.exhausted == "state budget of 10000 states" and result.stats.states == 10_001
-    result = solve(BASE, state, "optimal", "compiled", Budget(time_limit=0.05))
-    assert result.exhausted == "time limit of 0.05 s" and result.score is None
+    check_budget_messages(BASE, 406)
 
 
 def test_every_small_budget_agrees_with_the_python_engine():
