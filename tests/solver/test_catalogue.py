@@ -479,3 +479,18 @@ def test_the_undecided_seeds_print_as_a_seeds_list_that_reads_back(tmp_path):
     assert parse_seed_range("9-10, 2,9") == [2, 9, 10]
     with pytest.raises(UsurperError, match="bad seed range"):
         parse_seed_range("3,x")
+
+
+def test_the_shipped_hard_seeds_are_exactly_what_each_step_left_undecided():
+    """data/catalogue/adaman-hard-60s.jsonl asks again exactly the seeds the catalogue left
+    undecided, adaman-hard-300s.jsonl exactly those the 60 s run left, so together they give
+    every seed one verdict but the last file's undecided ones."""
+    shipped = catalogue.SHIPPED_DIR
+    main, sixty, longest = (catalogue.read(shipped / name) for name in
+                            ("adaman.jsonl", "adaman-hard-60s.jsonl", "adaman-hard-300s.jsonl"))
+    assert sorted(sixty.rows) == catalogue.undecided_seeds(main)
+    assert sorted(longest.rows) == catalogue.undecided_seeds(sixty)
+    assert sixty.header["mode"] == longest.header["mode"] == "winnable"
+    verdicts = {seed: row["outcome"] for book in (main, sixty, longest) for seed, row in book.rows.items()
+                if row["outcome"] in ("WON", "LOST")}
+    assert len(verdicts) == 10_000 - len(catalogue.undecided_seeds(longest))
