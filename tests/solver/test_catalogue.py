@@ -375,12 +375,13 @@ def test_pick_command_prints_the_seed_and_how_to_play_it(tmp_path):
     assert chosen["seed"] == again["seed"]
 
 
-def test_the_shipped_catalogue_holds_every_seed_once():
-    path = catalogue.shipped_catalogue(catalogue.make_job("adaman"))
+@pytest.mark.parametrize("game", ["adaman", "royal-assassin"])
+def test_the_shipped_catalogue_holds_every_seed_once(game):
+    path = catalogue.shipped_catalogue(catalogue.make_job(game))
     book = catalogue.read(path)
     seeds = file_seeds(path)
     assert len(seeds) == len(set(seeds)) == len(book.rows) == 10_000
-    assert (book.header["game"], book.header["variants"]) == ("adaman", [])
+    assert (book.header["game"], book.header["variants"]) == (game, [])
     assert sorted(seeds) == list(range(10_000))
 
 
