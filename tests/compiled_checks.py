@@ -82,3 +82,19 @@ def check_budget_messages(game, seed: int):
     result = solve(game, state, "optimal", "compiled", Budget(time_limit=0.05))
     assert result.exhausted == "time limit of 0.05 s" and result.score is None
     return capped
+
+
+def plain_answer_checked(game, state, plain_budget):
+    """The plain engine's answer (no bound, no order, every legal move), and the compiled
+    engine's in both modes checked against it: the same verdict and optimal score, a line
+    that replays.  None when the plain search outgrows `plain_budget`."""
+    plain = solve(game, state, "optimal", "plain", plain_budget)
+    if plain.exhausted:
+        return None
+    for mode in MODES:
+        compiled = solve(game, state, mode, "compiled", Budget())
+        assert compiled.verdict == plain.verdict and not compiled.exhausted
+        if mode == "optimal":
+            assert compiled.score == compiled.line_score == plain.score
+        check_line(game, state, compiled)
+    return plain
