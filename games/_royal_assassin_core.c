@@ -114,6 +114,8 @@ typedef struct {
     int joker_lo, joker_hi;           /* two_jokers: the Jokers' stock indices */
     /* _stock_suffix by pos */
     int supply_left[MAX_STOCK + 1][2], future[MAX_STOCK + 1][4], cheapest_future[MAX_STOCK + 1][4];
+    int suits_to_come[MAX_STOCK + 1];  /* suits of the number cards at pos and after, a mask */
+    u64 suit_cards[4];                /* stock indices of each suit's number cards */
     /* attack supply of reserve cards by side, in byte chunks of the reserve mask */
     int chunk_supply[2][8][256];
     PyObject *names;                  /* the move names (borrowed from the tables tuple) */
@@ -302,9 +304,9 @@ static int joker_moves(const State *s, int on_reserve, Move *out, int n) {
     return n;
 }
 
-/* search_moves (then order_moves, which keeps the order): legal_moves less J / JR at D2
- * and D2J (not with two Jokers), and less E unless it is the only move.  At the root
- * (`root`) every legal move, as solver/search.py does. */
+/* search_moves then order_moves: legal_moves less J / JR at D2 and D2J (not with two
+ * Jokers), and less E unless it is the only move; with V6, T before the Joker placements.
+ * At the root (`root`) every legal move, as solver/search.py does. */
 static int ordered_moves(const Ctx *c, const State *s, Move *out, int root) {
     int n = 0;
     int on_reserve = 0;
@@ -319,9 +321,14 @@ static int ordered_moves(const Ctx *c, const State *s, Move *out, int root) {
             for (int column = 0; column < 4; column++)
                 if (s->lock[column] == c->suit[top]) out[n++] = (Move)(MV_R + column);
         }
-        n = joker_moves(s, on_reserve, out, n);
-        if (s->pos < c->size) out[n++] = MV_T;
-        else if (!n || root) out[n++] = MV_E;  /* REDEAL (V7) is not covered */
+        if (c->joker_dies && s->pos < c->size) {  /* V6: T before the placements */
+            out[n++] = MV_T;
+            n = joker_moves(s, on_reserve, out, n);
+        } else {
+            n = joker_moves(s, on_reserve, out, n);
+            if (s->pos < c->size) out[n++] = MV_T;
+            else if (!n || root) out[n++] = MV_E;  /* REDEAL (V7) is not covered */
+        }
     } else if (c->kind[s->turned] == KIND_JOKER) {  /* V1: D2J */
         int targets = joker_targets(s);
         for (int column = 0; column < 4; column++)
@@ -364,31 +371,128 @@ static inline int jokers_left(const Ctx *c, const State *s) {
     return left;
 }
 
-static inline int doomed(const Ctx *c, const State *s, int *stays_out) {
-    *stays_out = 0;
-    if (c->royal_beneath) return 0;
+/* doomed's V6 end (RoyalAssassin._swept): can `sweeps` free Jokers, one column each, bring
+ * both colours' costs within their supplies?  Each colour takes its largest savings first. */
+static inline int swept(const int need[2], const int supply[2], int saving[2][4], const int savings[2],
+                        int sweeps, int no_win, int stays, int *stays_out) {
+    int best[2][5] = {{0}, {0}};  /* best[colour][k]: the k largest savings added up */
+    for (int colour = 0; colour < 2; colour++) {
+        int *v = saving[colour], n = savings[colour];
+        for (int i = 1; i < n; i++)  /* insertion sort, largest first */
+            for (int j = i; j > 0 && v[j] > v[j - 1]; j--) { int t = v[j]; v[j] = v[j - 1]; v[j - 1] = t; }
+        for (int k = 1; k <= 4; k++) best[colour][k] = best[colour][k - 1] + (k <= n ? v[k - 1] : 0);
+    }
+    int fits = 0;
+    for (int black = 0; black <= sweeps && !fits; black++) {
+        int red = sweeps - black;
+        fits = need[0] - best[0][black > 4 ? 4 : black] <= supply[0] && need[1] - best[1][red > 4 ? 4 : red] <= supply[1];
+    }
+    if (!fits) no_win = 1;
+    *stays_out = no_win ? stays : 0;
+    return no_win;
+}
+
+/* The reserve cards whose suit may still attack (RoyalAssassin._attacking_suits): an
+ * attack suit now, the turned card's, or one with number cards still in the stock. */
+static inline u64 attacking_cards(const Ctx *c, const State *s) {
+    int suits = c->suits_to_come[s->pos];
+    for (int column = 0; column < 4; column++)
+        if (s->lock[column] != NO_LOCK) suits |= 1 << s->lock[column];
+    if (s->turned >= 0 && c->kind[s->turned] == KIND_NUMBER) suits |= 1 << c->suit[s->turned];
+    u64 cards = 0;
+    for (int suit = 0; suit < 4; suit++)
+        if (suits >> suit & 1) cards |= c->suit_cards[suit];
+    return cards;
+}
+
+/* RoyalAssassin._supply: the attack still to come against black and red columns. */
+static inline void attack_supply(const Ctx *c, const State *s, int supply[2]) {
     const int *left = c->supply_left[s->pos];
-    const int sweeps = c->joker_dies ? jokers_left(c, s) : -1;  /* < 0: Jokers come back */
-    if (sweeps < 0 && left[0] >= 26 && left[1] >= 26) return 0;
-    int supply[2] = {left[0], left[1]};
-    u64 r = s->reserve;
+    supply[0] = left[0];
+    supply[1] = left[1];
+    u64 r = s->reserve & attacking_cards(c, s);
     for (int k = 0; r; k++, r >>= 8) {
         unsigned byte = (unsigned)(r & 255);
         supply[0] += c->chunk_supply[0][k][byte];
         supply[1] += c->chunk_supply[1][k][byte];
     }
     if (s->turned >= 0 && c->kind[s->turned] != KIND_JOKER) supply[c->side[s->turned]] += c->landing[s->turned];
-    int stays = 0, no_win = 0, need[2] = {0, 0};
+}
+
+/* _kill_costs: the least attack that kills each Royal of a column, bottom first. */
+static inline int kill_costs(const Ctx *c, const State *s, int column, int *out) {
+    for (int i = 0; i < s->n[column]; i++) {
+        unsigned w = (unsigned)(s->col[column] >> (16 * i) & 0xFFFF);
+        int value = c->royal_value[column][R_CODE(w)];
+        int cost = value + (int)R_D(w) - (int)R_A(w);
+        out[i] = value < cost ? value : cost;
+    }
+    return s->n[column];
+}
+
+/* RoyalAssassin._most_kills: at most this many Royals, on the table or still in the stock,
+ * are killed from here on. */
+static int most_kills(const Ctx *c, const State *s) {
+    int supply[2];
+    attack_supply(c, s, supply);
+    const int free = c->joker_dies ? jokers_left(c, s) - __builtin_popcount(s->jokers_on) : 4;
+    int costs[4][16], ncosts[4], trigger[4], colour[4];
+    for (int column = 0; column < 4; column++) {
+        int n = kill_costs(c, s, column, costs[column]);
+        const int future = c->future[s->pos][column], cheapest = c->cheapest_future[s->pos][column];
+        trigger[column] = n >= 2 ? costs[column][n - 1] : -1;
+        if (future && n + future >= 2 && (trigger[column] < 0 || cheapest < trigger[column])) trigger[column] = cheapest;
+        for (int i = 0; i < future; i++) costs[column][n++] = cheapest;
+        ncosts[column] = n;
+        colour[column] = c->column_colour[column];
+    }
+    int best = 0;
+    for (int swept = 0; swept < 16; swept++) {
+        int left[2] = {supply[0], supply[1]}, kills = 0, used = 0, ok = 1;
+        int direct[2][32], ndirect[2] = {0, 0};
+        for (int column = 0; column < 4 && ok; column++) {
+            const int fixed = s->jokers_on >> column & 1;
+            if (swept >> column & 1) {
+                if (trigger[column] < 0) ok = 0;
+                used += !fixed;
+                left[colour[column]] -= trigger[column];
+                kills += ncosts[column];
+            } else if (!fixed) {
+                for (int i = 0; i < ncosts[column]; i++) direct[colour[column]][ndirect[colour[column]]++] = costs[column][i];
+            }
+        }
+        if (!ok || used > free || left[0] < 0 || left[1] < 0) continue;
+        for (int k = 0; k < 2; k++) {
+            int *v = direct[k], n = ndirect[k];
+            for (int i = 1; i < n; i++)  /* insertion sort, cheapest first */
+                for (int j = i; j > 0 && v[j] < v[j - 1]; j--) { int t = v[j]; v[j] = v[j - 1]; v[j - 1] = t; }
+            for (int i = 0; i < n && v[i] <= left[k]; i++) {
+                left[k] -= v[i];
+                kills++;
+            }
+        }
+        if (kills > best) best = kills;
+    }
+    return best;
+}
+
+static inline int doomed(const Ctx *c, const State *s, int *stays_out) {
+    *stays_out = 0;
+    if (c->royal_beneath) return 0;
+    const int *left = c->supply_left[s->pos];
+    const int sweeps = c->joker_dies ? jokers_left(c, s) : -1;  /* < 0: Jokers come back */
+    if (sweeps < 0 && left[0] >= 26 && left[1] >= 26) return 0;
+    int supply[2];
+    attack_supply(c, s, supply);
+    int stays = 0, no_win = 0, need[2] = {0, 0}, free_sweeps = sweeps;
     int saving[2][4], savings[2] = {0, 0};
     for (int column = 0; column < 4; column++) {
-        int cheapest = c->cheapest_future[s->pos][column], full = 0;
-        for (int i = 0; i < s->n[column]; i++) {
-            unsigned w = (unsigned)(s->col[column] >> (16 * i) & 0xFFFF);
-            int value = c->royal_value[column][R_CODE(w)];
-            int cost = value + (int)R_D(w) - (int)R_A(w);
-            if (value < cost) cost = value;
-            full += cost;
-            if (cost < cheapest) cheapest = cost;
+        const int future_cheapest = c->cheapest_future[s->pos][column];
+        int costs[3], n = kill_costs(c, s, column, costs);
+        int cheapest = future_cheapest, full = 0, cost = n ? costs[n - 1] : 0;  /* cost: the top's */
+        for (int i = 0; i < n; i++) {
+            full += costs[i];
+            if (costs[i] < cheapest) cheapest = costs[i];
         }
         int colour = c->column_colour[column];
         if (supply[colour] < cheapest) {
@@ -397,20 +501,20 @@ static inline int doomed(const Ctx *c, const State *s, int *stays_out) {
         } else if (s->n[column]) {
             if (sweeps < 0) {
                 need[colour] += cheapest;
+                continue;
+            }
+            need[colour] += full;
+            int trigger = n >= 2 ? cost : full;
+            if (future_cheapest < trigger) trigger = future_cheapest;
+            if (s->jokers_on >> column & 1) {
+                need[colour] -= full - trigger;
+                free_sweeps--;
             } else {
-                need[colour] += full;
-                saving[colour][savings[colour]++] = full - cheapest;
+                saving[colour][savings[colour]++] = full - trigger;
             }
         }
     }
-    if (sweeps >= 0) {  /* less the `sweeps` largest savings of each colour */
-        for (int colour = 0; colour < 2; colour++) {
-            int *v = saving[colour], n = savings[colour];
-            for (int i = 1; i < n; i++)  /* insertion sort, largest first */
-                for (int j = i; j > 0 && v[j] > v[j - 1]; j--) { int t = v[j]; v[j] = v[j - 1]; v[j - 1] = t; }
-            for (int i = 0; i < n && i < sweeps; i++) need[colour] -= v[i];
-        }
-    }
+    if (sweeps >= 0) return swept(need, supply, saving, savings, free_sweeps, no_win, stays, stays_out);
     if (need[0] > supply[0] || need[1] > supply[1]) no_win = 1;
     *stays_out = no_win ? stays : 0;
     return no_win;
@@ -426,7 +530,11 @@ static inline int upper_bound(const Ctx *c, const State *s) {
     if (s->status != PLAYING) return terminal_score(c, s);
     int stays;
     if (!doomed(c, s, &stays)) return c->max_score;
-    return c->max_score - (stays > 1 ? stays : 1);
+    int on_table = 0;
+    for (int column = 0; column < 4; column++) on_table += s->n[column] + c->future[s->pos][column];
+    const int by_kills = c->max_score - on_table + most_kills(c, s);
+    const int by_stays = c->max_score - (stays > 1 ? stays : 1);
+    return by_kills < by_stays ? by_kills : by_stays;
 }
 
 static inline int can_still_win(const Ctx *c, const State *s) {
@@ -621,7 +729,8 @@ static int read_position(Ctx *c, State *root_out, PyObject *stock_obj, int pos,
     if (c->two_jokers && c->joker_hi < 0) c->two_jokers = 0;
     /* _stock_suffix */
     {
-        int supply[2] = {0, 0}, future[4] = {0, 0, 0, 0}, cheapest[4] = {99, 99, 99, 99};
+        int supply[2] = {0, 0}, future[4] = {0, 0, 0, 0}, cheapest[4] = {99, 99, 99, 99}, suits = 0;
+        for (int k = 0; k < 4; k++) c->suit_cards[k] = 0;
         for (int p = c->size; p >= 0; p--) {
             if (p < c->size) {
                 int card = c->stock[p];
@@ -631,8 +740,11 @@ static int read_position(Ctx *c, State *root_out, PyObject *stock_obj, int pos,
                     if (v < cheapest[s]) cheapest[s] = v;
                 } else if (c->kind[card] == KIND_NUMBER) {
                     supply[c->side[card]] += c->landing[card];
+                    suits |= 1 << c->suit[card];
+                    c->suit_cards[c->suit[card]] |= 1ULL << p;
                 }
             }
+            c->suits_to_come[p] = suits;
             for (int k = 0; k < 2; k++) c->supply_left[p][k] = supply[k];
             for (int k = 0; k < 4; k++) {
                 c->future[p][k] = future[k];

@@ -663,3 +663,33 @@ def test_one_sweep_per_joker_bound_is_sound_and_bites(name):
             bites += unlimited and not game.can_still_win(state)
             checked += 1
     assert checked >= 100 and bites > 0, (checked, bites)
+
+
+@pytest.mark.parametrize("name", ["base", "V6", "V1"])
+def test_loss_bound_from_the_kills_still_affordable_is_sound_and_bites(name):
+    """When no WIN is possible the score is bounded by the Royals killed so far plus what
+    the attack supply can still kill (`_most_kills`), and reserve cards of a suit that can
+    no longer attack are not counted (`_attacking_suits`).  Both are checked against the
+    plain search's optimum, and each must decide some position the older bound did not."""
+    game = RoyalAssassin.from_variants(VARIANTS[name])
+    checked = kills_bite = suits_left_out = 0
+    for seed in range(40):
+        rng = random.Random(seed)
+        state = game.initial_state(game.deal_from_seed(seed))
+        while game.outcome(state) is None:
+            moves = game.legal_moves(state)
+            state = game.apply(state, rng.choice([m for m in moves if m != "E"] or moves))
+            if len(state.stock) - state.pos > 8 or game.outcome(state) is not None:
+                continue
+            best = solve(game, state, "optimal", "plain", Budget(max_states=4000))
+            if best.exhausted:
+                continue
+            bound = game.score_upper_bound(state)
+            assert bound >= best.score, (seed, game.describe(state))
+            no_win, stays = game._doomed(state)
+            kills_bite += no_win and bound < 12 - max(1, stays)
+            suffix = game._stock_suffix(state.stock)[state.pos]
+            attacking = game._attacking_suits(state, suffix[3])
+            suits_left_out += any(card != JOKER and not attacking >> SUIT[card] & 1 for card in state.reserve)
+            checked += 1
+    assert checked >= 100 and kills_bite > 0 and suits_left_out > 0, (checked, kills_bite, suits_left_out)
