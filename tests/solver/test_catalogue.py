@@ -482,16 +482,19 @@ def test_the_undecided_seeds_print_as_a_seeds_list_that_reads_back(tmp_path):
         parse_seed_range("3,x")
 
 
-def test_the_shipped_hard_seeds_are_exactly_what_each_step_left_undecided():
-    """data/catalogue/adaman-hard-60s.jsonl asks again exactly the seeds the catalogue left
-    undecided, adaman-hard-300s.jsonl exactly those the 60 s run left, so together they give
-    every seed one verdict but the last file's undecided ones."""
-    shipped = catalogue.SHIPPED_DIR
-    main, sixty, longest = (catalogue.read(shipped / name) for name in
-                            ("adaman.jsonl", "adaman-hard-60s.jsonl", "adaman-hard-300s.jsonl"))
-    assert sorted(sixty.rows) == catalogue.undecided_seeds(main)
-    assert sorted(longest.rows) == catalogue.undecided_seeds(sixty)
-    assert sixty.header["mode"] == longest.header["mode"] == "winnable"
-    verdicts = {seed: row["outcome"] for book in (main, sixty, longest) for seed, row in book.rows.items()
+@pytest.mark.parametrize("names, mode", [
+    (("adaman.jsonl", "adaman-hard-60s.jsonl", "adaman-hard-300s.jsonl"), "winnable"),
+    (("royal-assassin.jsonl", "royal-assassin-hard-300s.jsonl"), "optimal"),
+])
+def test_the_shipped_hard_seeds_are_exactly_what_each_step_left_undecided(names, mode):
+    """Each shipped hard file asks again exactly the seeds the file before it left undecided
+    (Adaman: the catalogue, then 60 s, then 300 s; Royal Assassin: the catalogue, then
+    300 s), so together they give every seed of 0-9,999 one verdict but the last file's
+    undecided ones."""
+    books = [catalogue.read(catalogue.SHIPPED_DIR / name) for name in names]
+    for before, after in zip(books, books[1:]):
+        assert sorted(after.rows) == catalogue.undecided_seeds(before)
+        assert after.header["mode"] == mode and after.header["game"] == before.header["game"]
+    verdicts = {seed: row["outcome"] for book in books for seed, row in book.rows.items()
                 if row["outcome"] in ("WON", "LOST")}
-    assert len(verdicts) == 10_000 - len(catalogue.undecided_seeds(longest))
+    assert len(verdicts) == 10_000 - len(catalogue.undecided_seeds(books[-1]))
