@@ -431,10 +431,8 @@ static inline int kill_costs(const Ctx *c, const State *s, int column, int *out)
 }
 
 /* RoyalAssassin._most_kills: at most this many Royals, on the table or still in the stock,
- * are killed from here on. */
-static int most_kills(const Ctx *c, const State *s) {
-    int supply[2];
-    attack_supply(c, s, supply);
+ * are killed from here on, with the attack supply doomed() found. */
+static int most_kills(const Ctx *c, const State *s, const int supply[2]) {
     const int free = c->joker_dies ? jokers_left(c, s) - __builtin_popcount(s->jokers_on) : 4;
     int costs[4][16], ncosts[4], trigger[4], colour[4];
     for (int column = 0; column < 4; column++) {
@@ -476,13 +474,13 @@ static int most_kills(const Ctx *c, const State *s) {
     return best;
 }
 
-static inline int doomed(const Ctx *c, const State *s, int *stays_out) {
+/* `supply` gets the attack supply it weighed (set whenever it returns 1). */
+static inline int doomed(const Ctx *c, const State *s, int *stays_out, int supply[2]) {
     *stays_out = 0;
     if (c->royal_beneath) return 0;
     const int *left = c->supply_left[s->pos];
     const int sweeps = c->joker_dies ? jokers_left(c, s) : -1;  /* < 0: Jokers come back */
     if (sweeps < 0 && left[0] >= 26 && left[1] >= 26) return 0;
-    int supply[2];
     attack_supply(c, s, supply);
     int stays = 0, no_win = 0, need[2] = {0, 0}, free_sweeps = sweeps;
     int saving[2][4], savings[2] = {0, 0};
@@ -528,18 +526,18 @@ static inline int terminal_score(const Ctx *c, const State *s) {
 /* score_upper_bound (PLAYING or not). */
 static inline int upper_bound(const Ctx *c, const State *s) {
     if (s->status != PLAYING) return terminal_score(c, s);
-    int stays;
-    if (!doomed(c, s, &stays)) return c->max_score;
+    int stays, supply[2];
+    if (!doomed(c, s, &stays, supply)) return c->max_score;
     int on_table = 0;
     for (int column = 0; column < 4; column++) on_table += s->n[column] + c->future[s->pos][column];
-    const int by_kills = c->max_score - on_table + most_kills(c, s);
+    const int by_kills = c->max_score - on_table + most_kills(c, s, supply);
     const int by_stays = c->max_score - (stays > 1 ? stays : 1);
     return by_kills < by_stays ? by_kills : by_stays;
 }
 
 static inline int can_still_win(const Ctx *c, const State *s) {
-    int stays;
-    return !doomed(c, s, &stays);
+    int stays, supply[2];
+    return !doomed(c, s, &stays, supply);
 }
 
 /* ----- the table key -------------------------------------------------------------------- */
