@@ -371,25 +371,27 @@ static inline int jokers_left(const Ctx *c, const State *s) {
     return left;
 }
 
-/* doomed's V6 end (RoyalAssassin._swept): can `sweeps` free Jokers, one column each, bring
- * both colours' costs within their supplies?  Each colour takes its largest savings first. */
-static inline int swept(const int need[2], const int supply[2], int saving[2][4], const int savings[2],
-                        int sweeps, int no_win, int stays, int *stays_out) {
+static inline void sort_ascending(int *v, int n) {  /* insertion sort: a handful of values */
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && v[j] < v[j - 1]; j--) { int t = v[j]; v[j] = v[j - 1]; v[j - 1] = t; }
+}
+
+/* RoyalAssassin._sweeps_fit: can `sweeps` free Jokers (V6), one column each, bring both
+ * colours' costs within their supplies?  Each colour takes its largest savings first. */
+static inline int sweeps_fit(const int need[2], const int supply[2], int saving[2][4], const int savings[2],
+                             int sweeps) {
     int best[2][5] = {{0}, {0}};  /* best[colour][k]: the k largest savings added up */
     for (int colour = 0; colour < 2; colour++) {
         int *v = saving[colour], n = savings[colour];
-        for (int i = 1; i < n; i++)  /* insertion sort, largest first */
-            for (int j = i; j > 0 && v[j] > v[j - 1]; j--) { int t = v[j]; v[j] = v[j - 1]; v[j - 1] = t; }
-        for (int k = 1; k <= 4; k++) best[colour][k] = best[colour][k - 1] + (k <= n ? v[k - 1] : 0);
+        sort_ascending(v, n);
+        for (int k = 1; k <= 4; k++) best[colour][k] = best[colour][k - 1] + (k <= n ? v[n - k] : 0);
     }
-    int fits = 0;
-    for (int black = 0; black <= sweeps && !fits; black++) {
+    for (int black = 0; black <= sweeps; black++) {
         int red = sweeps - black;
-        fits = need[0] - best[0][black > 4 ? 4 : black] <= supply[0] && need[1] - best[1][red > 4 ? 4 : red] <= supply[1];
+        if (need[0] - best[0][black > 4 ? 4 : black] <= supply[0] && need[1] - best[1][red > 4 ? 4 : red] <= supply[1])
+            return 1;
     }
-    if (!fits) no_win = 1;
-    *stays_out = no_win ? stays : 0;
-    return no_win;
+    return 0;
 }
 
 /* The reserve cards whose suit may still attack (RoyalAssassin._attacking_suits): an
@@ -462,8 +464,7 @@ static int most_kills(const Ctx *c, const State *s, const int supply[2]) {
         if (!ok || used > free || left[0] < 0 || left[1] < 0) continue;
         for (int k = 0; k < 2; k++) {
             int *v = direct[k], n = ndirect[k];
-            for (int i = 1; i < n; i++)  /* insertion sort, cheapest first */
-                for (int j = i; j > 0 && v[j] < v[j - 1]; j--) { int t = v[j]; v[j] = v[j - 1]; v[j - 1] = t; }
+            sort_ascending(v, n);
             for (int i = 0; i < n && v[i] <= left[k]; i++) {
                 left[k] -= v[i];
                 kills++;
@@ -512,8 +513,7 @@ static inline int doomed(const Ctx *c, const State *s, int *stays_out, int suppl
             }
         }
     }
-    if (sweeps >= 0) return swept(need, supply, saving, savings, free_sweeps, no_win, stays, stays_out);
-    if (need[0] > supply[0] || need[1] > supply[1]) no_win = 1;
+    if (!sweeps_fit(need, supply, saving, savings, sweeps < 0 ? 0 : free_sweeps)) no_win = 1;
     *stays_out = no_win ? stays : 0;
     return no_win;
 }

@@ -539,24 +539,20 @@ class RoyalAssassin(Game):
                     sweeps -= 1
                 else:
                     savings[colour].append(full - trigger)
-        if sweeps is not None:
-            return self._swept(need, supply, savings, sweeps, no_win, stays)
-        if need[0] > supply[0] or need[1] > supply[1]:
+        if not self._sweeps_fit(need, supply, savings, sweeps or 0):
             no_win = True
         return no_win, stays if no_win else 0
 
     @staticmethod
-    def _swept(need: list[int], supply: list[int], savings: tuple[list[int], list[int]], sweeps: int,
-               no_win: bool, stays: int) -> tuple[bool, int]:
-        """`_doomed`'s V6 end: can `sweeps` free Jokers, one column each, bring both colours'
-        costs within their supplies?  Each colour takes its largest savings first."""
+    def _sweeps_fit(need: list[int], supply: list[int], savings: tuple[list[int], list[int]], sweeps: int) -> bool:
+        """Can `sweeps` free Jokers (V6), one column each, bring both colours' costs within
+        their supplies?  Each colour takes its largest savings first.  Without V6 there are
+        no savings and no sweeps: both costs must fit as they are."""
         best = [sorted(s, reverse=True) for s in savings]
-        fits = any(
+        return any(
             need[0] - sum(best[0][:black]) <= supply[0] and need[1] - sum(best[1][:sweeps - black]) <= supply[1]
             for black in range(sweeps + 1)
         )
-        no_win = no_win or not fits
-        return no_win, stays if no_win else 0
 
     def _supply(self, state: RoyalAssassinState, supply_left: tuple[int, int], suits_to_come: int) -> list[int]:
         """The attack still to come against black and red columns (see `_doomed`)."""
