@@ -8,7 +8,7 @@
  *     any dealing, DEAL with Palace overflow), outcome and score;
  *   - hooks: search_moves (legal_moves, less non-minimal payments once the deck is empty,
  *     when the Python side says its search_moves does that), order_moves (personalities first, then least waste; a stable sort of the
- *     legal_moves order), score_upper_bound (_relaxation, _hall_slacks, _best_keepable),
+ *     legal_moves order), score_upper_bound (_relaxation, _hall_slacks, _spare_cards, _best_keepable),
  *     can_still_win;
  *   - search: games/_search_core.h, shared with the Royal Assassin module and included
  *     below over this file's State, Move, Slot and hooks: search_win (the winnable mode:
@@ -240,8 +240,9 @@ static inline void relaxation(const Ctx *c, const State *s, u64 *remaining, u64 
     *capital = s->capital & ~c->pers;
 }
 
-static inline int best_keepable(const Ctx *c, u64 owned, u64 capital, const int *slacks) {
-    int total = 0, count = ROW_SIZE - 1;
+static inline int best_keepable(const Ctx *c, u64 owned, u64 capital, const int *slacks, int count) {
+    int total = 0;
+    if (count <= 0) return 0;
     u64 candidates = owned | capital;
     for (int i = 0; i < c->nby_rank; i++) {
         int card = c->by_rank[i];
@@ -261,14 +262,44 @@ static inline int best_keepable(const Ctx *c, u64 owned, u64 capital, const int 
     return total;
 }
 
+#define NO_PAYMENT (1 << 20)  /* _fewest_cards of a personality nothing can pay */
+
+/* _fewest_cards: the fewest cards of `available` that can pay p, highest ranks first. */
+static inline int fewest_cards(const Ctx *c, int p, u64 available) {
+    u64 usable = available & c->shares[p];
+    int paid = 0, count = 0;
+    for (int i = 0; i < c->nby_rank && usable; i++) {
+        int card = c->by_rank[i];
+        if (!(usable >> card & 1)) continue;
+        usable &= ~(1ULL << card);
+        paid += c->rank[card];
+        count++;
+        if (paid >= c->rank[p]) return count;
+    }
+    return NO_PAYMENT;
+}
+
+/* _spare_cards: how many cards a win could leave (negative: no win). */
+static inline int spare_cards(const Ctx *c, u64 remaining, u64 owned, u64 capital) {
+    int spare = popcount(owned);
+    u64 available = owned | capital;
+    while (remaining && spare >= 0) {
+        int p = lowest(remaining);
+        remaining &= remaining - 1;
+        spare -= fewest_cards(c, p, available);
+    }
+    return spare;
+}
+
 /* score_upper_bound for a PLAYING state. */
 static int upper_bound(const Ctx *c, const State *s) {
     u64 remaining, owned, capital;
     int slacks[MAX_GROUPS];
     relaxation(c, s, &remaining, &owned, &capital);
     int need = rank_sum(c, remaining);
-    if (hall_slacks(c, remaining, owned, capital, slacks)) {
-        int keepable = best_keepable(c, owned, capital, slacks);
+    int spare = hall_slacks(c, remaining, owned, capital, slacks) ? spare_cards(c, remaining, owned, capital) : -1;
+    if (spare >= 0) {
+        int keepable = best_keepable(c, owned, capital, slacks, spare < ROW_SIZE - 1 ? spare : ROW_SIZE - 1);
         int left = rank_sum(c, owned) - need;
         return c->personality_total + (keepable < left ? keepable : left);
     }
@@ -289,7 +320,7 @@ static inline int can_still_win(const Ctx *c, const State *s) {
     u64 remaining, owned, capital;
     int slacks[MAX_GROUPS];
     relaxation(c, s, &remaining, &owned, &capital);
-    return hall_slacks(c, remaining, owned, capital, slacks);
+    return hall_slacks(c, remaining, owned, capital, slacks) && spare_cards(c, remaining, owned, capital) >= 0;
 }
 
 /* ----- the table key ---------------------------------------------------------------- */

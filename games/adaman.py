@@ -36,6 +36,7 @@ from games.decks import BASIC_DECK, DECKTET, EXCUSE, SUITS, PAWNS_AND_COURTS, de
 PLAYING, FINISHED_WON, FINISHED_UTTER = 0, 1, 2
 PALACE_LIMIT = 5  # a sixth personality in the Palace loses utterly (R9); unchanged by variants
 ROW_SIZE = 5
+NO_PAYMENT = 1 << 20  # _fewest_cards of a personality nothing can pay
 COMPILED_ENTRY_BYTES = 32  # a 16-byte slot in a table kept at most half full
 
 RANK = tuple(card.rank for card in DECKTET)
@@ -320,18 +321,20 @@ class Adaman(Game):
         least its own rank, paid with cards sharing a suit with it, so gaining it adds
         nothing to the rank total and nothing to a suit group holding all its suits.
         A win needs each remaining personality paid by disjoint cards sharing a suit with
-        it (`_win_conceivable`, a Hall-type condition); it then leaves at most 4 resources,
-        and at most the rank of Resources and undealt cards less what the personalities
-        cost.  Without a win, a personality that no cards can cover stays uncontrolled,
-        and at least one personality does.
+        it (`_hall_slacks`, a Hall-type condition) and by at least its fewest cards
+        (`_spare_cards`); it then leaves at most 4 resources, no more than the cards to
+        spare, and at most the rank of Resources and undealt cards less what the
+        personalities cost.  Without a win, a personality that no cards can cover stays
+        uncontrolled, and at least one personality does.
         """
         if state.status != PLAYING:
             return self.outcome(state).score
         remaining, owned, capital = self._relaxation(state)
         need = total_rank(remaining)
         slacks = self._hall_slacks(remaining, owned, capital)
-        if slacks is not None:
-            keepable = self._best_keepable(owned, capital, slacks)
+        spare = -1 if slacks is None else self._spare_cards(remaining, owned, capital)
+        if spare >= 0:
+            keepable = self._best_keepable(owned, capital, slacks, min(spare, ROW_SIZE - 1))
             return self.personality_total + min(keepable, total_rank(owned) - need)
         available = owned | capital
         coverable = sum(RANK[p] for p in bits(remaining) if total_rank(available & SHARES[p]) >= RANK[p])
@@ -351,7 +354,9 @@ class Adaman(Game):
         """False only when no line from `state` wins (the relaxation of score_upper_bound)."""
         if state.status != PLAYING:
             return state.status == FINISHED_WON
-        return self._hall_slacks(*self._relaxation(state)) is not None
+        remaining, owned, capital = self._relaxation(state)
+        return (self._hall_slacks(remaining, owned, capital) is not None
+                and self._spare_cards(remaining, owned, capital) >= 0)
 
     def cover_problem(self, state: AdamanState) -> CoverProblem | None:
         """The win as a static covering problem: personalities still to control are the
@@ -423,20 +428,47 @@ class Adaman(Game):
             slacks.append(slack)
         return slacks
 
-    def _best_keepable(self, owned: int, capital: int, slacks: list[int]) -> int:
-        """The most rank the (at most 4) resources left at a win could hold.  Keeping an
-        owned card withdraws its rank from every suit group it touches; keeping a Capital
-        card does the same (where it straddles a group it is not there to pay, and where
-        it lies inside one, gaining it cost at least its rank from cards touching that
-        group).  So every group the card touches needs slack >= its rank."""
-        total, count, candidates = 0, ROW_SIZE - 1, owned | capital
+    def _best_keepable(self, owned: int, capital: int, slacks: list[int], count: int) -> int:
+        """The most rank `count` resources left at a win could hold.  Keeping an owned card
+        withdraws its rank from every suit group it touches; keeping a Capital card does
+        the same (where it straddles a group it is not there to pay, and where it lies
+        inside one, gaining it cost at least its rank from cards touching that group).  So
+        every group the card touches needs slack >= its rank."""
+        total, candidates = 0, owned | capital
         for card in self._by_rank:
+            if not count:
+                break
             if candidates >> card & 1 and all(slacks[g] >= RANK[card] for g in self._touching_groups[card]):
                 total += RANK[card]
                 count -= 1
-                if not count:
-                    break
         return total
+
+    def _spare_cards(self, remaining: int, owned: int, capital: int) -> int:
+        """How many cards a win could leave, by counting cards rather than ranks: every owned
+        card (in Resources or still to be dealt) is spent, kept or never reached, and each
+        remaining personality takes at least its fewest cards (`_fewest_cards`).  A Capital
+        card gained adds one card but its purchase spends at least one, so cards paid plus
+        cards kept never exceed the owned cards.  Negative: no win (e.g. deck empty, 4
+        resources, 3 personalities to pay: at most 1 card is left, not 4)."""
+        available = owned | capital
+        spare = owned.bit_count()
+        for person in bits(remaining):
+            spare -= self._fewest_cards(person, available)
+            if spare < 0:
+                break
+        return spare
+
+    def _fewest_cards(self, person: int, available: int) -> int:
+        """The fewest cards of `available` that can pay `person` (highest ranks first);
+        more than any row holds when they cannot."""
+        usable, paid, count = available & SHARES[person], 0, 0
+        for card in self._by_rank:
+            if usable >> card & 1:
+                paid += RANK[card]
+                count += 1
+                if paid >= RANK[person]:
+                    return count
+        return NO_PAYMENT
 
     # ----- compiled engine (engine "compiled": games/_adaman_core.c) --------------------
     compiled_entry_bytes = COMPILED_ENTRY_BYTES

@@ -13,6 +13,7 @@ import random
 import pytest
 
 from games import make_game
+from games.decks import decktet_lookup
 from solver.cpsat import refined_upper_bound
 from solver.search import WON, Budget, solve
 
@@ -107,3 +108,27 @@ def test_fast_and_cpsat_bounds_are_at_least_the_true_optimum():
         checked += 1
         tight += refined == best
     assert checked >= 40 and tight > 0
+
+
+def test_counting_cards_caps_what_a_win_can_keep():
+    """Deck empty; Capital: Ace of Waves, Author, Soldier, Market, Windfall; Resources:
+    Forest, Sea, End, Calamity; Palace: Sailor.  Three personalities still take a card
+    each and gaining a Capital card costs one, so a win keeps 1 card, not 4: by rank
+    alone the bound is 66 + 30 (Sea, End, Calamity), by counting cards 66 + 10, which is
+    the optimum (Sailor <- Forest, Soldier <- Calamity, Market <- End, Author <- Market)."""
+    game = GAMES["basic"]
+    start = game.initial_state(game.parse_deal(", ".join(card.name for card in game.cards)))
+    lookup = decktet_lookup()
+
+    def mask(*names):
+        return sum(1 << lookup[name.lower()].index for name in names)
+
+    state = start._replace(
+        dealt=len(game.cards),
+        capital=mask("Ace of Waves", "Author", "Soldier", "Market", "Windfall"),
+        resources=mask("Forest", "Sea", "End", "Calamity"),
+        palace=mask("Sailor"),
+    )
+    assert optimum(game, state, [100_000]) == 76
+    assert game.score_upper_bound(state) == 76
+    assert game._spare_cards(*game._relaxation(state)) == 1
