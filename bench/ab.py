@@ -1,0 +1,83 @@
+"""Two versions of the solver side by side, deal by deal: `python bench/ab.py OLD NEW [options]`.
+
+OLD and NEW are source trees (a git worktree of an older commit, and this one), each with
+its compiled engines built in place (`python setup.py build_ext --inplace`).  For every
+seed both trees solve the same deal in turn, each in a fresh process that imports only its
+own code, so the figures of a change are measured beside its baseline on the same machine
+at the same time (rather than against a table measured another day):
+
+    git worktree add /tmp/old <commit> && (cd /tmp/old && python setup.py build_ext --inplace)
+    python bench/ab.py /tmp/old . --seeds 0-99 --time-limit 20
+
+Prints one line per deal, then: deals decided by each, whether every verdict and score of
+the deals both decided agree, the median / min / max state ratio OLD/NEW and the median
+seconds of each.
+"""
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from solver.benchmark import parse_seed_range  # noqa: E402
+
+ONE_DEAL = r"""
+import json, sys, time
+from games import make_game
+from solver.search import Budget, solve
+game = make_game(sys.argv[1], [v for v in sys.argv[5].split(",") if v])
+seed, limit, mode = int(sys.argv[2]), float(sys.argv[3]), sys.argv[4]
+state = game.initial_state(game.deal_from_seed(seed))
+started = time.perf_counter()
+result = solve(game, state, mode, "auto", Budget(time_limit=limit))
+decided = result.verdict != "UNDECIDED" and (mode == "winnable" or result.score is not None)
+print(json.dumps({"verdict": result.verdict, "score": result.score, "states": result.stats.states,
+                  "decided": decided, "seconds": time.perf_counter() - started}))
+"""
+
+
+def solve_in(tree: Path, args, seed: int) -> dict:
+    """One deal solved by the code of `tree`, in a process of its own."""
+    done = subprocess.run(
+        [sys.executable, "-c", ONE_DEAL, args.game, str(seed), str(args.time_limit), args.mode, args.variant],
+        cwd=tree, env={"PYTHONPATH": str(tree)}, capture_output=True, text=True,
+    )
+    if done.returncode != 0:
+        sys.exit(f"ab: {tree} failed on seed {seed}: {done.stderr.strip().splitlines()[-1:]}")
+    return json.loads(done.stdout)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("old", type=Path)
+    parser.add_argument("new", type=Path)
+    parser.add_argument("--game", default="adaman")
+    parser.add_argument("--seeds", default="0-19")
+    parser.add_argument("--mode", choices=("optimal", "winnable"), default="optimal")
+    parser.add_argument("--time-limit", type=float, default=20.0)
+    parser.add_argument("--variant", default="", help="comma-separated variant switches")
+    args = parser.parse_args()
+    rows = []
+    for seed in parse_seed_range(args.seeds):
+        old, new = solve_in(args.old, args, seed), solve_in(args.new, args, seed)
+        rows.append((old, new))
+        print(f"seed {seed}: old {old['verdict']} {old['score']} {old['states']:,} {old['seconds']:.3f}s | "
+              f"new {new['verdict']} {new['score']} {new['states']:,} {new['seconds']:.3f}s", flush=True)
+    both = [(old, new) for old, new in rows if old["decided"] and new["decided"]]
+    agree = all((old["verdict"], old["score"]) == (new["verdict"], new["score"]) for old, new in both)
+    print(f"decided: old {sum(old['decided'] for old, _ in rows)}, new {sum(new['decided'] for _, new in rows)} "
+          f"of {len(rows)}; both {len(both)}, verdicts and scores {'all agree' if agree else 'DIFFER'}")
+    if both:
+        ratios = sorted(old["states"] / max(new["states"], 1) for old, new in both)
+        print(f"states old/new on those: median {statistics.median(ratios):.2f}, "
+              f"min {ratios[0]:.2f}, max {ratios[-1]:.2f}")
+    print(f"median seconds: old {statistics.median(old['seconds'] for old, _ in rows):.3f}, "
+          f"new {statistics.median(new['seconds'] for _, new in rows):.3f}")
+
+
+if __name__ == "__main__":
+    main()
