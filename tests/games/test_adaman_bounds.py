@@ -114,8 +114,9 @@ def test_counting_cards_caps_what_a_win_can_keep():
     """Deck empty; Capital: Ace of Waves, Author, Soldier, Market, Windfall; Resources:
     Forest, Sea, End, Calamity; Palace: Sailor.  Three personalities still take a card
     each and gaining a Capital card costs one, so a win keeps 1 card, not 4: by rank
-    alone the bound is 66 + 30 (Sea, End, Calamity), by counting cards 66 + 10, which is
-    the optimum (Sailor <- Forest, Soldier <- Calamity, Market <- End, Author <- Market)."""
+    alone the bound is 66 + 24 (35 in Resources less the 11 the personalities cost), by
+    counting cards 66 + 10, which is the optimum (Sailor <- Forest, Soldier <- Calamity,
+    Market <- End, Author <- Market)."""
     game = GAMES["basic"]
     start = game.initial_state(game.parse_deal(", ".join(card.name for card in game.cards)))
     lookup = decktet_lookup()
