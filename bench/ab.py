@@ -3,7 +3,8 @@
 OLD and NEW are source trees (a git worktree of an older commit, and this one), each with
 its compiled engines built in place (`python setup.py build_ext --inplace`).  For every
 seed both trees solve the same deal in turn, each in a fresh process that imports only its
-own code, so the figures of a change are measured beside its baseline on the same machine
+own code and solves it as `usurper bench` does (solver.benchmark.timed_solve: the line is
+replayed), so the figures of a change are measured beside its baseline on the same machine
 at the same time (rather than against a table measured another day):
 
     git worktree add /tmp/old <commit> && (cd /tmp/old && python setup.py build_ext --inplace)
@@ -26,17 +27,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from solver.benchmark import parse_seed_range  # noqa: E402
 
 ONE_DEAL = r"""
-import json, sys, time
+import json, sys
 from games import make_game
-from solver.search import Budget, solve
+from solver.benchmark import timed_solve
 game = make_game(sys.argv[1], [v for v in sys.argv[5].split(",") if v])
-seed, limit, mode = int(sys.argv[2]), float(sys.argv[3]), sys.argv[4]
-state = game.initial_state(game.deal_from_seed(seed))
-started = time.perf_counter()
-result = solve(game, state, mode, "auto", Budget(time_limit=limit))
-decided = result.verdict != "UNDECIDED" and (mode == "winnable" or result.score is not None)
-print(json.dumps({"verdict": result.verdict, "score": result.score, "states": result.stats.states,
-                  "decided": decided, "seconds": time.perf_counter() - started}))
+state = game.initial_state(game.deal_from_seed(int(sys.argv[2])))
+print(json.dumps(timed_solve(game, state, sys.argv[4], "auto", float(sys.argv[3]))))
 """
 
 
