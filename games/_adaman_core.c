@@ -9,7 +9,8 @@
  *   - hooks: search_moves (legal_moves, less non-minimal payments once the deck is empty,
  *     when the Python side says its search_moves does that), order_moves (personalities first, then least waste; a stable sort of the
  *     legal_moves order), score_upper_bound (_relaxation, _hall_slacks, _spare_cards, _best_keepable),
- *     can_still_win;
+ *     move_bounds, can_still_win, guaranteed_score and loss_can_reach (the level probes of a
+ *     lost deal);
  *   - search: games/_search_core.h, shared with the Royal Assassin module and included
  *     below over this file's State, Move, Slot and hooks: search_win (the winnable mode:
  *     rounds of limited discrepancy search, LDS_ROUNDS of solver/search.py passed in, then
@@ -316,12 +317,61 @@ static int upper_bound(const Ctx *c, const State *s) {
     return c->personality_total - need + coverable;
 }
 
+/* move_bounds (Adaman.move_bounds): per move, the bound from its waste alone. */
+static inline void move_bounds(const Ctx *c, const State *s, const Move *moves, int n, int *out) {
+    u64 remaining, owned, capital;
+    relaxation(c, s, &remaining, &owned, &capital);
+    int most = c->personality_total + rank_sum(c, owned) - rank_sum(c, remaining), loss = c->lowest_win_score - 1;
+    for (int i = 0; i < n; i++) {
+        int bound = most - rank_sum(c, moves[i].payment) + c->rank[moves[i].target];
+        out[i] = bound > loss ? bound : loss;
+    }
+}
+
 static inline int can_still_win(const Ctx *c, const State *s) {
     u64 remaining, owned, capital;
     int slacks[MAX_GROUPS];
     relaxation(c, s, &remaining, &owned, &capital);
     return hall_slacks(c, remaining, owned, capital, slacks) && spare_cards(c, remaining, owned, capital) >= 0;
 }
+
+/* guaranteed_score (Adaman.guaranteed_score): with at most 5 personalities left the
+ * Palace cannot overflow, so the game ends with at least those controlled now. */
+static inline int guaranteed_score(const Ctx *c, const State *s) {
+    if (s->status != PLAYING) return terminal_score(c, s);
+    u64 remaining = (s->capital | s->palace | c->undealt_mask[s->dealt]) & c->pers;
+    if (popcount(remaining) > PALACE_LIMIT) return -1;
+    return c->personality_total - rank_sum(c, remaining);
+}
+
+/* Adaman._controllable_sets with the test of loss_can_reach: a non-empty set `chosen` of
+ * the personalities people[0..n) left uncontrolled, of rank <= its room, none fitting
+ * beside it, whose complement in `remaining` passes the Hall slacks and the card count. */
+static int some_loss_fits(const Ctx *c, const int *people, int n, int i, u64 chosen, int room, u64 remaining,
+                          u64 owned, u64 capital) {
+    if (i == n) {
+        if (!chosen) return 0;
+        for (int j = 0; j < n; j++)
+            if (!(chosen >> people[j] & 1) && c->rank[people[j]] <= room) return 0;
+        int slacks[MAX_GROUPS];
+        u64 paid = remaining & ~chosen;
+        return hall_slacks(c, paid, owned, capital, slacks) && spare_cards(c, paid, owned, capital) >= 0;
+    }
+    int r = c->rank[people[i]];
+    if (r <= room && some_loss_fits(c, people, n, i + 1, chosen | 1ULL << people[i], room - r, remaining, owned, capital))
+        return 1;
+    return some_loss_fits(c, people, n, i + 1, chosen, room, remaining, owned, capital);
+}
+
+/* loss_can_reach (Adaman.loss_can_reach) of a PLAYING state. */
+static int loss_can_reach(const Ctx *c, const State *s, int level) {
+    u64 remaining, owned, capital;
+    relaxation(c, s, &remaining, &owned, &capital);
+    int people[MAX_CARDS], n = 0;
+    for (u64 rest = remaining; rest; rest &= rest - 1) people[n++] = lowest(rest);
+    return some_loss_fits(c, people, n, 0, 0, c->personality_total - level, remaining, owned, capital);
+}
+#define LEVEL_PROBES 1
 
 /* ----- the table key ---------------------------------------------------------------- */
 static inline u64 spread32(u64 x) {

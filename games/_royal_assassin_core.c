@@ -535,6 +535,19 @@ static inline int upper_bound(const Ctx *c, const State *s) {
     return by_kills < by_stays ? by_kills : by_stays;
 }
 
+/* guaranteed_score, loss_can_reach: the Game defaults (no level probes: LEVEL_PROBES 0). */
+static inline int guaranteed_score(const Ctx *c, const State *s) {
+    return s->status != PLAYING ? terminal_score(c, s) : -1;
+}
+static inline int loss_can_reach(const Ctx *c, const State *s, int level) { return upper_bound(c, s) >= level; }
+#define LEVEL_PROBES 0
+
+/* move_bounds: the Game default (no move is bounded apart from its child). */
+static inline void move_bounds(const Ctx *c, const State *s, const Move *moves, int n, int *out) {
+    (void)s; (void)moves;
+    for (int i = 0; i < n; i++) out[i] = c->max_score;
+}
+
 static inline int can_still_win(const Ctx *c, const State *s) {
     int stays, supply[2];
     return !doomed(c, s, &stays, supply);

@@ -11,9 +11,10 @@
  *   - search: search_win (LDS rounds of limited discrepancy search with find_win, each
  *     remembered in `tried`, then the complete find_win whose table holds refuted
  *     states) and run_optimal (search_win for an incumbent, then aspiration probes with
- *     value(): table entries are (value, exact) with inexact = upper bound trusted only at
- *     or below the caller's floor, exactness judged against the floor at the end of the
- *     loop; a failed win search leaves the verdict LOST even if the optimum runs out of
+ *     value(): moves whose move_bounds cannot beat the bar are not played (their bound
+ *     stands in for the child's value); table entries are (value, exact) with inexact =
+ *     upper bound trusted only at or below the caller's floor, exactness judged against
+ *     the floor at the end of the loop; a failed win search leaves the verdict LOST even if the optimum runs out of
  *     budget).  Children are made PREFETCH_AHEAD moves in advance and their table slots
  *     prefetched, so the memory latency of the probes overlaps the search of the earlier
  *     siblings; the nodes and their order are solver/search.py's.
@@ -58,6 +59,13 @@
  *   int terminal_score(const Ctx *, const State *)  score of a terminal state
  *   int upper_bound(const Ctx *, const State *)     score_upper_bound of a PLAYING state
  *   int can_still_win(const Ctx *, const State *)
+ *   void move_bounds(const Ctx *, const State *, const Move *moves, int n, int *out)
+ *                                                  per move, a bound on its child's value
+ *   int guaranteed_score(const Ctx *, const State *)
+ *   int loss_can_reach(const Ctx *, const State *, int level)
+ *                                                  the Game hooks of the same names; with
+ *                                                  LEVEL_PROBES 1 a lost deal's optimum comes
+ *                                                  from level probes (0: value probes)
  *   PyObject *line_list(const Ctx *, const Move *line, int len)
  *                                                  a line as the Python side's list of moves
  *
@@ -115,8 +123,10 @@ typedef struct {
     int best_score;                   /* SCORE_NONE: none yet */
     int best_won;
     int proved_lost;                  /* optimal mode: the complete win search found none */
+    int level;                        /* what find_win looks for: a line scoring this much */
     int win_len, win_score;
     Move moves[MAX_DEPTH][MAX_MOVES];
+    int bounds[MAX_DEPTH][MAX_MOVES];
     State children[MAX_DEPTH][MAX_MOVES];
 } Search;
 
@@ -254,12 +264,16 @@ static int find_win(Search *x, const State *s, int depth, int allowed) {
     if (is_terminal(c, s)) {
         int score = terminal_score(c, s);
         note_terminal(x, score, s->status == FINISHED_WON, depth);
-        if (s->status == FINISHED_WON) {
+        if (score >= x->level) {  /* at a win's level: a win */
             x->win_len = depth;
             x->win_score = score;
             return 1;
         }
-    } else if (can_still_win(c, s)) {
+    } else if (guaranteed_score(c, s) >= x->level) {
+        x->win_len = depth;
+        x->win_score = SCORE_NONE;    /* the line goes on: complete_line */
+        return 1;
+    } else if (x->level >= c->lowest_win_score ? can_still_win(c, s) : loss_can_reach(c, s, x->level)) {
         open = 1;
         if (depth >= MAX_DEPTH) exceed(x, EXHAUSTED_MEMORY);
         Move *moves = x->moves[depth];
@@ -318,7 +332,23 @@ static int value(Search *x, const State *s, int floor, int depth) {
     int best = -1;
     if (depth >= MAX_DEPTH) exceed(x, EXHAUSTED_MEMORY);
     Move *moves = x->moves[depth];
-    int n = ordered_moves(c, s, moves, depth == 0);
+    int *bounds = x->bounds[depth];
+    int n = ordered_moves(c, s, moves, depth == 0), kept = 0;
+    /* A move whose own bound cannot beat the bar is not played: its bound stands in for
+     * its child's value.  Those that cannot beat the floor are dropped here, before any
+     * child is made (the same nodes as checking each in the loop, as Python does: what
+     * they fold into best stays at or below the floor); the loop checks the others
+     * against the bar as it rises. */
+    move_bounds(c, s, moves, n, bounds);
+    for (int i = 0; i < n; i++) {
+        if (bounds[i] > floor) {
+            moves[kept] = moves[i];
+            bounds[kept++] = bounds[i];
+        } else if (bounds[i] > best) {
+            best = bounds[i];
+        }
+    }
+    n = kept;
     /* Children are made PREFETCH_AHEAD moves in advance and their table slots prefetched,
      * so the memory latency of the probes overlaps the search of the earlier siblings. */
     State *children = x->children[depth];
@@ -330,8 +360,14 @@ static int value(Search *x, const State *s, int floor, int depth) {
             prefetch_slot(&x->table, &ck);
             made++;
         }
-        x->path[depth] = moves[i];
-        int got = value(x, &children[i], floor > best ? floor : best, depth + 1);
+        int bar = floor > best ? floor : best, got;
+        if (x->best_score != SCORE_NONE && x->best_score > bar) bar = x->best_score;
+        if (bounds[i] <= bar) {
+            got = bounds[i];
+        } else {
+            x->path[depth] = moves[i];
+            got = value(x, &children[i], floor > best ? floor : best, depth + 1);
+        }
         if (got > best) {
             best = got;
             if (best >= ceiling) break;
@@ -340,6 +376,37 @@ static int value(Search *x, const State *s, int floor, int depth) {
     if (x->best_score != SCORE_NONE && x->best_score > floor) floor = x->best_score;
     store(x, &x->table, &k, best, best > floor);
     return best;
+}
+
+/* _completed and _note_terminal_line: the line x->path[0..win_len) played on by the
+ * first move in the search order until the game ends, noted as a terminal line. */
+static void complete_line(Search *x, const State *root) {
+    const Ctx *c = x->game;
+    State s = *root;
+    int depth;
+    for (depth = 0; depth < x->win_len; depth++) s = apply_move(c, &s, x->path[depth]);
+    while (!is_terminal(c, &s)) {
+        if (depth >= MAX_DEPTH) exceed(x, EXHAUSTED_MEMORY);
+        ordered_moves(c, &s, x->moves[depth], depth == 0);
+        x->path[depth] = x->moves[depth][0];
+        s = apply_move(c, &s, x->path[depth++]);
+    }
+    note_terminal(x, terminal_score(c, &s), s.status == FINISHED_WON, depth);
+}
+
+/* _probe_levels: a lost deal's optimum, the first level from `level` down that a
+ * complete find_win reaches (or the best loss already seen). */
+static void probe_levels(Search *x, const State *root, int level) {
+    while (x->best_score == SCORE_NONE || level > x->best_score) {
+        x->level = level;
+        reset_table(x, &x->table);
+        if (search_win(x, root)) {
+            complete_line(x, root);
+            break;
+        }
+        level--;
+    }
+    reset_table(x, &x->table);
 }
 
 /* run_optimal with bounds on: a first win as incumbent, then aspiration probes. */
@@ -357,6 +424,10 @@ static void run_optimal(Search *x, const State *root) {
     reset_table(x, &x->table);
     int target = root->status != PLAYING ? terminal_score(c, root) : upper_bound(c, root);
     if (!won && target > c->lowest_win_score - 1) target = c->lowest_win_score - 1;
+    if (!won && LEVEL_PROBES) {
+        probe_levels(x, root, target);
+        return;
+    }
     while (x->best_score == SCORE_NONE || target > x->best_score) {
         int found = value(x, root, target - 1, 0);
         if (found >= target) break;
@@ -402,6 +473,7 @@ static PyObject *solve_position(const Ctx *game, const State *root, int optimal,
     x->lds_rounds = lds_rounds;
     if (table_init(&x->table, max_table) < 0 || table_init(&x->tried, max_table) < 0) { PyErr_NoMemory(); goto done; }
     x->best_score = SCORE_NONE;
+    x->level = game->lowest_win_score;
     x->next_check = BUDGET_CHECK_EVERY;
     clock_gettime(CLOCK_MONOTONIC, &x->started);
 

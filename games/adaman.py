@@ -342,6 +342,21 @@ class Adaman(Game):
             coverable -= min(RANK[p] for p in bits(remaining))
         return self.personality_total - need + coverable
 
+    def move_bounds(self, state: AdamanState, moves: list[tuple[int, int]]) -> list[int]:
+        """Per move, a bound from its waste alone, without making the child: the rank
+        total of the relaxation (Resources and undealt non-personalities, less the
+        personalities still to pay) loses what the move overpays and never grows (a card
+        dealt to the Capital leaves it), and a win keeps no more than that total.  A loss
+        scores below any win.  Most children the optimal search would make fall below
+        its floor on this count alone."""
+        if state.status != PLAYING:
+            return [self.max_score] * len(moves)
+        remaining, owned, _ = self._relaxation(state)
+        left = total_rank(owned) - total_rank(remaining)
+        loss, most = self.lowest_win_score - 1, self.personality_total + left
+        return [max(loss, most - rank_sum(payment) + RANK[target]) if payment else self.max_score
+                for target, payment in moves]
+
     def bound_given_keep(self, state: AdamanState, kept: int | None) -> int:
         """From the exact static covering problem (`cover_problem`, answered by CP-SAT):
         a win keeps at most `kept`; no cover (None) means no win.  Still a relaxation (it
@@ -357,6 +372,47 @@ class Adaman(Game):
         remaining, owned, capital = self._relaxation(state)
         return (self._hall_slacks(remaining, owned, capital) is not None
                 and self._spare_cards(remaining, owned, capital) >= 0)
+
+    level_probes = True
+
+    def guaranteed_score(self, state: AdamanState) -> int:
+        """With at most 5 personalities still to control the Palace (which holds only
+        those) can never overflow, so the game ends in a win or a loss with at least the
+        personalities controlled now."""
+        if state.status != PLAYING:
+            return self.outcome(state).score
+        remaining = self._relaxation(state)[0]
+        if remaining.bit_count() > PALACE_LIMIT:
+            return -1
+        return self.personality_total - total_rank(remaining)
+
+    def loss_can_reach(self, state: AdamanState, level: int) -> bool:
+        """A loss scoring `level` leaves some personalities uncontrolled, of rank at most
+        the total less `level`, and paid for all the others: so for some such set the
+        others pass the relaxation's tests of a win (Hall slacks, card count)."""
+        if state.status != PLAYING:
+            outcome = self.outcome(state)
+            return not outcome.won and outcome.score >= level
+        remaining, owned, capital = self._relaxation(state)
+        return any(self._hall_slacks(paid, owned, capital) is not None and self._spare_cards(paid, owned, capital) >= 0
+                   for paid in self._controllable_sets(remaining, self.personality_total - level))
+
+    @staticmethod
+    def _controllable_sets(remaining: int, allowance: int):
+        """`remaining` less each non-empty set of its personalities of rank at most
+        `allowance` that no other one fits beside (controlling fewer is never harder)."""
+        people = sorted(bits(remaining), key=RANK.__getitem__)
+
+        def left_out(i: int, chosen: int, room: int):
+            if i == len(people):
+                if chosen and all(RANK[p] > room for p in people if not chosen >> p & 1):
+                    yield remaining & ~chosen
+                return
+            if RANK[people[i]] <= room:
+                yield from left_out(i + 1, chosen | 1 << people[i], room - RANK[people[i]])
+            yield from left_out(i + 1, chosen, room)
+
+        return left_out(0, 0, allowance)
 
     def cover_problem(self, state: AdamanState) -> CoverProblem | None:
         """The win as a static covering problem: personalities still to control are the

@@ -34,6 +34,15 @@ inherits the neutral defaults here):
     bound_given_keep(state, kept) -> int the bound that follows from the covering answer
                                          (`kept`: most value kept at a win; None: no cover)
     can_still_win(state)        -> bool  False only when no line from the state wins
+    level_probes                -> bool  (attribute) a lost deal's best score is found by
+                                         level probes (solver/search.py) with the two
+                                         hooks below, rather than by value probes
+    guaranteed_score(state)     -> int   every line from the state scores at least this
+                                         (scores are never negative; -1: nothing known)
+    loss_can_reach(state, level) -> bool False only when no line from the state ends in a
+                                         loss scoring `level` or more
+    move_bounds(state, moves)   -> list  per move, a score no line through it beats,
+                                         found without making the child (sound bound)
     order_moves(state, moves)   -> list  the order in which to try moves (wins early first)
     search_moves(state)         -> list  legal_moves less moves proved dominated (never
                                          changes the best score reachable; see each game)
@@ -207,6 +216,18 @@ class Game(ABC):
 
     def can_still_win(self, state: State) -> bool:
         return True
+
+    level_probes = False
+
+    def guaranteed_score(self, state: State) -> int:
+        outcome = self.outcome(state)
+        return -1 if outcome is None else outcome.score
+
+    def loss_can_reach(self, state: State, level: int) -> bool:
+        return self.score_upper_bound(state) >= level
+
+    def move_bounds(self, state: State, moves: Sequence[Move]) -> Sequence[int]:
+        return [self.max_score] * len(moves)
 
     def order_moves(self, state: State, moves: Sequence[Move]) -> Sequence[Move]:
         return moves

@@ -14,7 +14,8 @@ search that finished (a complete win search that found none proves LOST even whe
 optimum of the loss then runs out of budget); a search whose time, state or table budget
 ran out says UNDECIDED (with the best line it had found, never presented as optimal).
 `engine="plain"` is the baseline of issue 2 (no bounds); `engine="pruned"` adds the game's
-score_upper_bound hook as branch and bound and its search_moves (below the root);
+score_upper_bound hook as branch and bound (with move_bounds, which rule children out
+before they are made) and its search_moves (below the root);
 `engine="cpsat"` also asks CP-SAT the covering problem the game states (`cover_problem`,
 solver/cpsat.py) near the root; `engine="compiled"` hands the search to the game's
 compiled_solve hook (Adaman and Royal Assassin: the "pruned" search in C, node for node;
@@ -160,6 +161,7 @@ class _Search:
         self.bounded = engine != "plain"
         self.refined = engine == "cpsat"
         self.proved_lost = False  # optimal mode: the complete win search found none
+        self.level = game.lowest_win_score  # what find_win looks for: a line scoring this much
 
     # ----- optimal score ------------------------------------------------------------------
     def run_optimal(self, root) -> SolveResult:
@@ -179,11 +181,10 @@ class _Search:
                 self.value(root, -1, 0)
             else:
                 target = self._first_target(root)
-                while self.best_score is None or target > self.best_score:
-                    found = self.value(root, target - 1, 0)
-                    if found >= target:
-                        break
-                    target = found
+                if self.proved_lost and self.game.level_probes:
+                    self._probe_levels(root, target)
+                else:
+                    self._probe_values(root, target)
         except BudgetExceeded as exc:
             return self._undecided("optimal", str(exc))
         line = self.best_line
@@ -201,6 +202,42 @@ class _Search:
         self.table.clear()  # it held winnability facts, not values
         target = self.game.score_upper_bound(root)
         return target if won else min(target, self.game.lowest_win_score - 1)
+
+    def _probe_values(self, root, target: int) -> None:
+        """Aspiration: value probes from `target` down until one reaches its target."""
+        while self.best_score is None or target > self.best_score:
+            found = self.value(root, target - 1, 0)
+            if found >= target:
+                break
+            target = found
+
+    def _probe_levels(self, root, level: int) -> None:
+        """A lost deal's best score by level probes: for level = the bound, one less, ...
+        each a complete find_win for a line ending in a loss scoring at least `level`,
+        pruned by the game's loss_can_reach, until one succeeds or the level reaches the
+        best loss already seen.  The first level reached is the optimum, since every higher
+        one failed; its line is completed by the first move in the search order until the
+        game ends (a position the game guarantees the level from may end the search).
+        Every loss misses a personality, a card or a Royal, and a search for exactly that
+        prunes far more than branch and bound on values, where every position that could
+        conceivably still win is bounded above any loss (issue 3)."""
+        while self.best_score is None or level > self.best_score:
+            self.level = level
+            self.table.clear()
+            if self.search_win(root):
+                self._note_terminal_line(*self._completed(root, self.path))
+                break
+            level -= 1
+        self.table.clear()
+
+    def _completed(self, root, line: list) -> tuple[int, list]:
+        """`line` played on by the first move in the search order to the end: (score, line)."""
+        line, state = list(line), self.game.apply_line(root, line)
+        while (outcome := self.game.outcome(state)) is None:
+            move = self._moves(state, len(line))[0]
+            line.append(move)
+            state = self.game.apply(state, move)
+        return outcome.score, line
 
     def value(self, state, floor: int, depth: int) -> int:
         """The best score reachable from `state`, exact when it is above `floor`.
@@ -234,10 +271,17 @@ class _Search:
             return ceiling
         best = -1
         moves = self._moves(state, depth)
-        for move in moves:
-            self.path.append(move)
-            child = self.value(game.apply(state, move), max(floor, best), depth + 1)
-            self.path.pop()
+        # A move whose own bound cannot beat the bar is not played: its bound stands in
+        # for its child's value (so a fail-low answer stays an upper bound), and the child
+        # is never made.  Most children of an expanded node fall here (issue 3).
+        move_bounds = game.move_bounds(state, moves) if self.bounded else [game.max_score] * len(moves)
+        for move, move_bound in zip(moves, move_bounds):
+            if self.bounded and move_bound <= self._bar(floor, best):
+                child = move_bound
+            else:
+                self.path.append(move)
+                child = self.value(game.apply(state, move), max(floor, best), depth + 1)
+                self.path.pop()
             if child > best:
                 best = child
                 if best >= ceiling:
@@ -249,6 +293,11 @@ class _Search:
             floor = self.best_score
         self._store(key, best, best > floor or not self.bounded)
         return best
+
+    def _bar(self, floor: int, best: int) -> int:
+        """What a child must beat to matter: the floor, the best sibling, the incumbent."""
+        bar = max(floor, best)
+        return bar if self.best_score is None else max(bar, self.best_score)
 
     # ----- winnability ----------------------------------------------------------------------
     def run_winnable(self, root) -> SolveResult:
@@ -293,9 +342,11 @@ class _Search:
         dead = True
         if outcome is not None:
             self._note_terminal(outcome.score)
-            if outcome.won:
+            if outcome.score >= self.level:  # at a win's level: a win
                 return True
-        elif not self.bounded or game.can_still_win(state):
+        elif game.guaranteed_score(state) >= self.level:
+            return True
+        elif not self.bounded or self._may_reach(state):
             dead = False
             for rank, move in enumerate(self._moves(state, depth)):
                 if not complete and rank and not allowed:
@@ -309,6 +360,13 @@ class _Search:
         else:
             self._remember(self.tried, key, LDS_ROUNDS if dead else allowed)
         return False
+
+    def _may_reach(self, state) -> bool:
+        """Whether a line from `state` may still reach the level sought: a win, or below a
+        win's level (a lost deal's level probes) a loss scoring that much."""
+        if self.level >= self.game.lowest_win_score:
+            return self.game.can_still_win(state)
+        return self.game.loss_can_reach(state, self.level)
 
     def _moves(self, state, depth: int) -> list:
         """The plain engine tries every legal move in rule order; the pruned one drops the

@@ -61,6 +61,47 @@ def test_bound_is_never_below_a_score_play_reaches(variant):
         check_line(game, seeded_playout(game, seed))
 
 
+@pytest.mark.parametrize("variant", sorted(GAMES))
+def test_a_move_bound_is_never_below_the_bound_of_its_child(variant):
+    """The search lets a move's bound stand in for a child it does not make, so for every
+    legal move of every playout position it must be at least the child's own (sound,
+    above) bound; and it must bite: often below what the position's bound allows."""
+    game = GAMES[variant]
+    checked = below_parent = 0
+    for seed in range(40):
+        for state in seeded_playout(game, seed)[:-1]:
+            moves = game.legal_moves(state)
+            parent = game.score_upper_bound(state)
+            for move, bound in zip(moves, game.move_bounds(state, moves)):
+                child = game.apply(state, move)
+                assert bound >= game.score_upper_bound(child), (game.describe(state), game.format_move(state, move))
+                checked += 1
+                below_parent += bound < parent
+    assert checked > 1000 and below_parent > checked // 4, (checked, below_parent)
+
+
+@pytest.mark.parametrize("variant", sorted(GAMES))
+def test_level_hooks_never_rule_out_the_loss_play_reaches(variant):
+    """Along playouts: every position's guaranteed score is at most the final score, and
+    where the playout ends in a loss, loss_can_reach holds at that score all along (the
+    level probes of a lost deal rest on both).  And both must bite: a guaranteed score
+    before the end, a level ruled out where a win still looks possible."""
+    game = GAMES[variant]
+    positions = guaranteed = refuted = 0
+    for seed in range(200):
+        path = seeded_playout(game, seed)
+        final = game.outcome(path[-1])
+        for state in path:
+            assert game.guaranteed_score(state) <= final.score, game.describe(state)
+            if not final.won:
+                assert game.loss_can_reach(state, final.score), game.describe(state)
+            if game.outcome(state) is None:
+                positions += 1
+                guaranteed += game.guaranteed_score(state) > 0
+                refuted += game.can_still_win(state) and not game.loss_can_reach(state, game.lowest_win_score - 4)
+    assert guaranteed > positions // 10 and refuted >= 10, (positions, guaranteed, refuted)
+
+
 @pytest.mark.parametrize("variant", ["basic", "pawns_courts"])
 def test_bound_is_never_below_a_winning_line_and_never_declares_it_dead(variant):
     """Winning lines from the winnability search, which never consults the score bound."""

@@ -80,6 +80,13 @@ def test_compiled_equals_pruned_on_whole_deals():
     compare(BASIC, state, "optimal", Budget(max_states=20_000))
 
 
+def test_compiled_equals_pruned_on_a_whole_lost_deal():
+    """Seed 20 has no win; its best loss, 61, comes from level probes, node for node."""
+    state = BASIC.initial_state(BASIC.deal_from_seed(20))
+    result = compare(BASIC, state, "optimal", Budget())
+    assert (result.verdict, result.score) == (LOST, 61)
+
+
 # ----- the answers of the plain engine ------------------------------------------------------
 @pytest.mark.parametrize("game,seeds,min_wins", [(BASIC, range(40, 60), 0), (BASIC, WIN_SEEDS, 3),
                                                 (PAWNS, range(120, 140), 3)],

@@ -301,11 +301,32 @@ def test_solve_rejects_unknown_mode_or_engine():
 
 @pytest.mark.parametrize("engine", ["pruned", "compiled"])
 def test_a_proved_loss_stays_lost_when_its_optimum_runs_out_of_budget(engine):
-    """Seed 20 has no win (11,208 states prove it) but its best loss takes millions:
-    a budget in between still reports LOST, with the optimum unproven (score None)."""
+    """Seed 20 has no win (11,208 states prove it) but its best loss takes 53,996 (by level
+    probes; millions by value probes): a budget in between still reports LOST, with the
+    optimum unproven (score None)."""
     state = BASIC.initial_state(BASIC.deal_from_seed(20))
     assert solve(BASIC, state, mode="winnable", engine=engine).verdict == LOST
-    result = solve(BASIC, state, mode="optimal", engine=engine, budget=Budget(max_states=50_000))
+    result = solve(BASIC, state, mode="optimal", engine=engine, budget=Budget(max_states=30_000))
     assert (result.verdict, result.score) == (LOST, None) and result.exhausted
     replayed = replay(BASIC, state, result.line)
     assert replayed.ok and replayed.outcome.score == result.line_score
+
+
+def test_level_probes_find_the_best_loss_that_value_probes_find():
+    """Two methods for a lost deal's optimum (Adaman.level_probes on and off), on the
+    positions of playouts of lost deals, from the end back while value probes finish:
+    the same verdict and score, each line replaying to it."""
+    by_values = Adaman()
+    by_values.level_probes = False
+    checked = 0
+    for seed in (6, 20, 24, 25, 70, 102):
+        path = playout(BASIC, BASIC.initial_state(BASIC.deal_from_seed(seed)), random.Random(seed))
+        for state in path[-2::-1]:
+            values = solve(by_values, state, "optimal", "pruned", Budget(max_states=20_000))
+            if values.exhausted:
+                break
+            levels = solve(BASIC, state, "optimal", "pruned")
+            assert (levels.verdict, levels.score) == (values.verdict, values.score), BASIC.describe(state)
+            check_claim(BASIC, state, levels.line, levels.verdict == WON, levels.score)
+            checked += levels.verdict == LOST
+    assert checked >= 20, checked
