@@ -394,17 +394,17 @@ static void complete_line(Search *x, const State *root) {
     note_terminal(x, terminal_score(c, &s), s.status == FINISHED_WON, depth);
 }
 
-/* _probe_levels: a lost deal's optimum, the first level from `level` down that a
- * complete find_win reaches (or the best loss already seen). */
-static void probe_levels(Search *x, const State *root, int level) {
-    while (x->best_score == SCORE_NONE || level > x->best_score) {
+/* _probe_levels: a lost deal's optimum; levels go up from one above the best loss seen,
+ * each reached one raising the best, until one is refuted (the table of refutations is
+ * kept: refuted at a level, refuted at every higher one). */
+static void probe_levels(Search *x, const State *root, int top) {
+    reset_table(x, &x->table);
+    int level = x->best_score == SCORE_NONE ? 0 : x->best_score + 1;
+    while (level <= top) {
         x->level = level;
-        reset_table(x, &x->table);
-        if (search_win(x, root)) {
-            complete_line(x, root);
-            break;
-        }
-        level--;
+        if (!search_win(x, root)) break;
+        complete_line(x, root);
+        level = x->best_score + 1;
     }
     reset_table(x, &x->table);
 }

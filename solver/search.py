@@ -211,23 +211,26 @@ class _Search:
                 break
             target = found
 
-    def _probe_levels(self, root, level: int) -> None:
-        """A lost deal's best score by level probes: for level = the bound, one less, ...
-        each a complete find_win for a line ending in a loss scoring at least `level`,
-        pruned by the game's loss_can_reach, until one succeeds or the level reaches the
-        best loss already seen.  The first level reached is the optimum, since every higher
-        one failed; its line is completed by the first move in the search order until the
-        game ends (a position the game guarantees the level from may end the search).
+    def _probe_levels(self, root, top: int) -> None:
+        """A lost deal's best score by level probes: for a level L, a complete find_win for
+        a line ending in a loss scoring at least L, pruned by the game's loss_can_reach and
+        ended early where the game guarantees L (guaranteed_score).  Levels go up from one
+        above the best loss already seen: a level reached raises the best to its line
+        (played on to the end by the first move in the search order), and the first
+        level refuted is one above the optimum.  A state refuted at one level is refuted
+        at every higher one, so the table of refutations is kept from level to level.
+
         Every loss misses a personality, a card or a Royal, and a search for exactly that
         prunes far more than branch and bound on values, where every position that could
         conceivably still win is bounded above any loss (issue 3)."""
-        while self.best_score is None or level > self.best_score:
-            self.level = level
-            self.table.clear()
-            if self.search_win(root):
-                self._note_terminal_line(*self._completed(root, self.path))
+        self.table.clear()  # it held refutations of a win, not of a level
+        level = 0 if self.best_score is None else self.best_score + 1
+        while level <= top:
+            self.level, self.path = level, []
+            if not self.search_win(root):
                 break
-            level -= 1
+            self._note_terminal_line(*self._completed(root, self.path))
+            level = self.best_score + 1
         self.table.clear()
 
     def _completed(self, root, line: list) -> tuple[int, list]:

@@ -301,7 +301,7 @@ def test_solve_rejects_unknown_mode_or_engine():
 
 @pytest.mark.parametrize("engine", ["pruned", "compiled"])
 def test_a_proved_loss_stays_lost_when_its_optimum_runs_out_of_budget(engine):
-    """Seed 20 has no win (11,208 states prove it) but its best loss takes 53,996 (by level
+    """Seed 20 has no win (11,208 states prove it) but its best loss takes 78,453 (by level
     probes; millions by value probes): a budget in between still reports LOST, with the
     optimum unproven (score None)."""
     state = BASIC.initial_state(BASIC.deal_from_seed(20))
