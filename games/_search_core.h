@@ -14,8 +14,9 @@
  *     value(): moves whose move_bounds cannot beat the bar are not played (their bound
  *     stands in for the child's value); table entries are (value, exact) with inexact =
  *     upper bound trusted only at or below the caller's floor, exactness judged against
- *     the floor at the end of the loop; a failed win search leaves the verdict LOST even if the optimum runs out of
- *     budget).  Children are made PREFETCH_AHEAD moves in advance and their table slots
+ *     the floor at the end of the loop; with LEVEL_PROBES a lost deal's optimum comes
+ *     from probe_levels instead; a failed win search leaves the verdict LOST even if the
+ *     optimum runs out of budget).  Children are made PREFETCH_AHEAD moves in advance and their table slots
  *     prefetched, so the memory latency of the probes overlaps the search of the earlier
  *     siblings; the nodes and their order are solver/search.py's.
  *   - transposition table: open addressing (linear probing) over the game's Slot, whose
@@ -398,7 +399,6 @@ static void complete_line(Search *x, const State *root) {
  * each reached one raising the best, until one is refuted (the table of refutations is
  * kept: refuted at a level, refuted at every higher one). */
 static void probe_levels(Search *x, const State *root, int top) {
-    reset_table(x, &x->table);
     int level = x->best_score == SCORE_NONE ? 0 : x->best_score + 1;
     while (level <= top) {
         x->level = level;
@@ -406,7 +406,6 @@ static void probe_levels(Search *x, const State *root, int top) {
         complete_line(x, root);
         level = x->best_score + 1;
     }
-    reset_table(x, &x->table);
 }
 
 /* run_optimal with bounds on: a first win as incumbent, then aspiration probes. */

@@ -223,7 +223,6 @@ class _Search:
         Every loss misses a personality, a card or a Royal, and a search for exactly that
         prunes far more than branch and bound on values, where every position that could
         conceivably still win is bounded above any loss (issue 3)."""
-        self.table.clear()  # it held refutations of a win, not of a level
         level = 0 if self.best_score is None else self.best_score + 1
         while level <= top:
             self.level, self.path = level, []
@@ -231,7 +230,6 @@ class _Search:
                 break
             self._note_terminal_line(*self._completed(root, self.path))
             level = self.best_score + 1
-        self.table.clear()
 
     def _completed(self, root, line: list) -> tuple[int, list]:
         """`line` played on by the first move in the search order to the end: (score, line)."""
