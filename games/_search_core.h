@@ -91,7 +91,7 @@
 #define SLOT_USED (1ULL << 63)
 
 enum { EXHAUSTED_NONE = 0, EXHAUSTED_STATES, EXHAUSTED_TIME, EXHAUSTED_TABLE, EXHAUSTED_SIGNAL,
-       EXHAUSTED_MEMORY };
+       EXHAUSTED_MEMORY, EXHAUSTED_INTERNAL };
 
 typedef struct {
     Slot *slots;
@@ -306,7 +306,7 @@ static int search_win(Search *x, const State *root) {
     return find_win(x, root, 0, COMPLETE);
 }
 
-static int value(Search *x, const State *s, int floor, int depth) {
+static int value(Search *x, const State *s, int floor, int depth, int enough) {
     const Ctx *c = x->game;
     if (x->best_score != SCORE_NONE && x->best_score > floor) floor = x->best_score;
     Slot k = pack(c, s);
@@ -367,10 +367,11 @@ static int value(Search *x, const State *s, int floor, int depth) {
             got = bounds[i];
         } else {
             x->path[depth] = moves[i];
-            got = value(x, &children[i], floor > best ? floor : best, depth + 1);
+            got = value(x, &children[i], floor > best ? floor : best, depth + 1, enough);
         }
         if (got > best) {
             best = got;
+            if (best >= enough) return best;  /* a lower bound: not stored */
             if (best >= ceiling) break;
         }
     }
@@ -408,7 +409,23 @@ static void probe_levels(Search *x, const State *root, int top) {
     }
 }
 
-/* run_optimal with bounds on: a first win as incumbent, then aspiration probes. */
+/* _probe_values: bisection between the best line found and an upper bound. */
+static void probe_values(Search *x, const State *root, int top) {
+    int low = x->best_score == SCORE_NONE ? -1 : x->best_score;
+    int high = top > low ? top : low;
+    while (low < high) {
+        int target = (low + high + 1) / 2;
+        int found = value(x, root, target - 1, 0, target);
+        if (found >= target) {
+            low = x->best_score;  /* the line that reached the target was noted */
+            if (x->best_score == SCORE_NONE || low < target) exceed(x, EXHAUSTED_INTERNAL);
+        } else {
+            high = found > low ? found : low;
+        }
+    }
+}
+
+/* run_optimal with bounds on: a first win as incumbent, then probes. */
 static void run_optimal(Search *x, const State *root) {
     const Ctx *c = x->game;
     int won = search_win(x, root);
@@ -427,11 +444,7 @@ static void run_optimal(Search *x, const State *root) {
         probe_levels(x, root, target);
         return;
     }
-    while (x->best_score == SCORE_NONE || target > x->best_score) {
-        int found = value(x, root, target - 1, 0);
-        if (found >= target) break;
-        target = found;
-    }
+    probe_values(x, root, target);
 }
 
 /* ----- Python interface ------------------------------------------------------------- */
@@ -482,6 +495,10 @@ static PyObject *solve_position(const Ctx *game, const State *root, int optimal,
         else won = search_win(x, root);
     }
     if (x->exhausted == EXHAUSTED_SIGNAL) goto done;  /* the signal handler set the exception */
+    if (x->exhausted == EXHAUSTED_INTERNAL) {
+        PyErr_SetString(PyExc_RuntimeError, "a probe reached its target without a line to it");
+        goto done;
+    }
 
     const char *verdict, *why = "";
     PyObject *line;
