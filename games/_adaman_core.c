@@ -80,6 +80,11 @@ typedef struct {
     u64 lo, hi;
 } Slot;
 
+/* Suit-group slacks, LANES groups to a vector (GCC vector extensions; 16 bytes, the
+ * alignment calloc gives).  Slacks never exceed the rank of the whole deck (< 2^15). */
+#define LANES 8
+typedef int16_t lanes_t __attribute__((vector_size(2 * LANES)));
+
 typedef struct {
     /* deal */
     int size;
@@ -93,6 +98,12 @@ typedef struct {
     int ngroups;
     u64 g_demand[MAX_GROUPS], g_touching[MAX_GROUPS], g_straddling[MAX_GROUPS];
     u64 touching_groups[MAX_CARDS];   /* mask over groups */
+    /* the same, per card as lanes over the groups, for move_bounds' Hall test: the card's
+     * rank where it touches a group, where it straddles one, where it is demanded */
+    int nlanes;                       /* vectors of LANES groups in use */
+    lanes_t lane_touching[MAX_CARDS][MAX_GROUPS / LANES];
+    lanes_t lane_straddling[MAX_CARDS][MAX_GROUPS / LANES];
+    lanes_t lane_demand[MAX_CARDS][MAX_GROUPS / LANES];
     int nby_rank;
     int by_rank[MAX_CARDS];
     int personality_total, lowest_win_score;
@@ -223,15 +234,37 @@ static int ordered_moves(const Ctx *c, const State *s, Move *out, int root) {
 }
 
 /* ----- bounds ----------------------------------------------------------------------- */
-/* _hall_slacks: fills slacks, returns 0 when a suit group falls short. */
-static inline int hall_slacks(const Ctx *c, u64 remaining, u64 owned, u64 capital, int *slacks) {
-    for (int g = 0; g < c->ngroups; g++) {
-        u64 supply = (owned & c->g_touching[g]) | (capital & c->g_straddling[g]);
-        int slack = rank_sum(c, supply) - rank_sum(c, remaining & c->g_demand[g]);
-        if (slack < 0) return 0;
-        slacks[g] = slack;
+/* Whether any of the first n vectors of lanes holds a negative value. */
+static inline int lanes_negative(const lanes_t *lanes, int n) {
+    lanes_t any = {0};
+    for (int v = 0; v < n; v++) any |= lanes[v];
+    u64 words[2];
+    memcpy(words, &any, sizeof words);
+    return ((words[0] | words[1]) & 0x8000800080008000ULL) != 0;  /* a sign bit */
+}
+
+/* _hall_slacks: fills the slack lanes (groups past ngroups stay far above zero), returns
+ * 0 when a suit group falls short.  Summed per card over lanes of groups. */
+static inline int hall_slacks(const Ctx *c, u64 remaining, u64 owned, u64 capital, lanes_t *slacks) {
+    const lanes_t padding = {INT16_MAX / 2, INT16_MAX / 2, INT16_MAX / 2, INT16_MAX / 2,
+                             INT16_MAX / 2, INT16_MAX / 2, INT16_MAX / 2, INT16_MAX / 2};
+    int nl = c->nlanes;
+    for (int v = 0; v < nl; v++) slacks[v] = (lanes_t){0};
+    for (u64 m = owned; m; m &= m - 1) {
+        int card = lowest(m);
+        for (int v = 0; v < nl; v++) slacks[v] += c->lane_touching[card][v];
     }
-    return 1;
+    for (u64 m = capital; m; m &= m - 1) {
+        int card = lowest(m);
+        for (int v = 0; v < nl; v++) slacks[v] += c->lane_straddling[card][v];
+    }
+    for (u64 m = remaining; m; m &= m - 1) {
+        int card = lowest(m);
+        for (int v = 0; v < nl; v++) slacks[v] -= c->lane_demand[card][v];
+    }
+    int16_t *flat = (int16_t *)slacks;
+    for (int g = c->ngroups; g < nl * LANES; g++) flat[g] = padding[0];
+    return !lanes_negative(slacks, nl);
 }
 
 static inline void relaxation(const Ctx *c, const State *s, u64 *remaining, u64 *owned, u64 *capital) {
@@ -241,7 +274,8 @@ static inline void relaxation(const Ctx *c, const State *s, u64 *remaining, u64 
     *capital = s->capital & ~c->pers;
 }
 
-static inline int best_keepable(const Ctx *c, u64 owned, u64 capital, const int *slacks, int count) {
+static inline int best_keepable(const Ctx *c, u64 owned, u64 capital, const lanes_t *lanes, int count) {
+    const int16_t *slacks = (const int16_t *)lanes;
     int total = 0;
     if (count <= 0) return 0;
     u64 candidates = owned | capital;
@@ -295,7 +329,7 @@ static inline int spare_cards(const Ctx *c, u64 remaining, u64 owned, u64 capita
 /* score_upper_bound for a PLAYING state. */
 static int upper_bound(const Ctx *c, const State *s) {
     u64 remaining, owned, capital;
-    int slacks[MAX_GROUPS];
+    lanes_t slacks[MAX_GROUPS / LANES];
     relaxation(c, s, &remaining, &owned, &capital);
     int need = rank_sum(c, remaining);
     int spare = hall_slacks(c, remaining, owned, capital, slacks) ? spare_cards(c, remaining, owned, capital) : -1;
@@ -317,20 +351,45 @@ static int upper_bound(const Ctx *c, const State *s) {
     return c->personality_total - need + coverable;
 }
 
-/* move_bounds (Adaman.move_bounds): per move, the bound from its waste alone. */
-static inline void move_bounds(const Ctx *c, const State *s, const Move *moves, int n, int *out) {
+/* move_bounds (Adaman.move_bounds): per move, the bound from its waste alone; a move still
+ * above floor whose relaxation fails the Hall test after it, before the deal (_before_deal
+ * then _hall_slacks), is bounded by a loss.  The slacks after a move are the position's
+ * less the move's cards per group (lanes): paid cards leave the owned supply, a Capital
+ * card gained moves from the straddling supply to the owned one, a personality controlled
+ * leaves the demand. */
+static inline void move_bounds(const Ctx *c, const State *s, const Move *moves, int n, int floor, int *out) {
     u64 remaining, owned, capital;
     relaxation(c, s, &remaining, &owned, &capital);
     int most = c->personality_total + rank_sum(c, owned) - rank_sum(c, remaining), loss = c->lowest_win_score - 1;
+    lanes_t slack[MAX_GROUPS / LANES];
+    int lanes_ready = 0;
     for (int i = 0; i < n; i++) {
-        int bound = most - rank_sum(c, moves[i].payment) + c->rank[moves[i].target];
-        out[i] = bound > loss ? bound : loss;
+        Move m = moves[i];
+        int bound = most - rank_sum(c, m.payment) + c->rank[m.target];
+        if (bound < loss) bound = loss;
+        if (bound > floor) {
+            if (!lanes_ready) {
+                hall_slacks(c, remaining, owned, capital, slack);
+                lanes_ready = 1;
+            }
+            lanes_t after[MAX_GROUPS / LANES];
+            int t = m.target;
+            for (int v = 0; v < c->nlanes; v++)
+                after[v] = slack[v] + (c->pers >> t & 1 ? c->lane_demand[t][v]
+                                                         : c->lane_touching[t][v] - c->lane_straddling[t][v]);
+            for (u64 pay = m.payment; pay; pay &= pay - 1) {
+                int card = lowest(pay);
+                for (int v = 0; v < c->nlanes; v++) after[v] -= c->lane_touching[card][v];
+            }
+            if (lanes_negative(after, c->nlanes)) bound = loss;  /* a group falls short */
+        }
+        out[i] = bound;
     }
 }
 
 static inline int can_still_win(const Ctx *c, const State *s) {
     u64 remaining, owned, capital;
-    int slacks[MAX_GROUPS];
+    lanes_t slacks[MAX_GROUPS / LANES];
     relaxation(c, s, &remaining, &owned, &capital);
     return hall_slacks(c, remaining, owned, capital, slacks) && spare_cards(c, remaining, owned, capital) >= 0;
 }
@@ -353,7 +412,7 @@ static int some_loss_fits(const Ctx *c, const int *people, int n, int i, u64 cho
         if (!chosen) return 0;
         for (int j = 0; j < n; j++)
             if (!(chosen >> people[j] & 1) && c->rank[people[j]] <= room) return 0;
-        int slacks[MAX_GROUPS];
+        lanes_t slacks[MAX_GROUPS / LANES];
         u64 paid = remaining & ~chosen;
         return hall_slacks(c, paid, owned, capital, slacks) && spare_cards(c, paid, owned, capital) >= 0;
     }
@@ -532,6 +591,7 @@ static PyObject *core_solve(PyObject *self, PyObject *args) {
             c->g_straddling[g] = triple[2];
         }
         c->ngroups = (int)ng;
+        c->nlanes = (c->ngroups + LANES - 1) / LANES;
         Py_DECREF(groups);
         for (int i = 0; i < c->size; i++) {
             if (c->deck[i] < 0 || c->deck[i] >= nrank) {
@@ -557,6 +617,15 @@ static PyObject *core_solve(PyObject *self, PyObject *args) {
                     goto done;
                 }
                 c->chunk[k][chunk] = (uint8_t)total;
+            }
+        }
+        for (int card = 0; card < nrank; card++) {
+            int16_t *touching = (int16_t *)c->lane_touching[card], *straddling = (int16_t *)c->lane_straddling[card],
+                    *demand = (int16_t *)c->lane_demand[card];
+            for (int g = 0; g < c->ngroups; g++) {
+                touching[g] = c->g_touching[g] >> card & 1 ? (int16_t)c->rank[card] : 0;
+                straddling[g] = c->g_straddling[g] >> card & 1 ? (int16_t)c->rank[card] : 0;
+                demand[g] = c->g_demand[g] >> card & 1 ? (int16_t)c->rank[card] : 0;
             }
         }
     }

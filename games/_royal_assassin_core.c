@@ -543,8 +543,8 @@ static inline int loss_can_reach(const Ctx *c, const State *s, int level) { retu
 #define LEVEL_PROBES 0
 
 /* move_bounds: the Game default (no move is bounded apart from its child). */
-static inline void move_bounds(const Ctx *c, const State *s, const Move *moves, int n, int *out) {
-    (void)s; (void)moves;
+static inline void move_bounds(const Ctx *c, const State *s, const Move *moves, int n, int floor, int *out) {
+    (void)s; (void)moves; (void)floor;
     for (int i = 0; i < n; i++) out[i] = c->max_score;
 }
 

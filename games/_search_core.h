@@ -60,7 +60,7 @@
  *   int terminal_score(const Ctx *, const State *)  score of a terminal state
  *   int upper_bound(const Ctx *, const State *)     score_upper_bound of a PLAYING state
  *   int can_still_win(const Ctx *, const State *)
- *   void move_bounds(const Ctx *, const State *, const Move *moves, int n, int *out)
+ *   void move_bounds(const Ctx *, const State *, const Move *moves, int n, int floor, int *out)
  *                                                  per move, a bound on its child's value
  *   int guaranteed_score(const Ctx *, const State *)
  *   int loss_can_reach(const Ctx *, const State *, int level)
@@ -340,7 +340,7 @@ static int value(Search *x, const State *s, int floor, int depth, int enough) {
      * child is made (the same nodes as checking each in the loop, as Python does: what
      * they fold into best stays at or below the floor); the loop checks the others
      * against the bar as it rises. */
-    move_bounds(c, s, moves, n, bounds);
+    move_bounds(c, s, moves, n, floor, bounds);
     for (int i = 0; i < n; i++) {
         if (bounds[i] > floor) {
             moves[kept] = moves[i];

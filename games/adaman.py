@@ -342,20 +342,41 @@ class Adaman(Game):
             coverable -= min(RANK[p] for p in bits(remaining))
         return self.personality_total - need + coverable
 
-    def move_bounds(self, state: AdamanState, moves: list[tuple[int, int]]) -> list[int]:
+    def move_bounds(self, state: AdamanState, moves: list[tuple[int, int]], floor: int | None = None) -> list[int]:
         """Per move, a bound from its waste alone, without making the child: the rank
         total of the relaxation (Resources and undealt non-personalities, less the
         personalities still to pay) loses what the move overpays and never grows (a card
         dealt to the Capital leaves it), and a win keeps no more than that total.  A loss
         scores below any win.  Most children the optimal search would make fall below
-        its floor on this count alone."""
+        its floor on this count alone.
+
+        A move still above `floor` is also put to the Hall test (`_hall_slacks`) as the
+        relaxation stands after it, before the deal (dealing only moves owned cards to
+        the Capital, which never adds supply): where it fails no win is left, so a loss
+        bounds the move.  Of the children the waste count let through, most fell to their
+        own bound at once, and most of those for this reason (issue 3)."""
         if state.status != PLAYING:
             return [self.max_score] * len(moves)
-        remaining, owned, _ = self._relaxation(state)
+        relaxation = self._relaxation(state)
+        remaining, owned, _ = relaxation
         left = total_rank(owned) - total_rank(remaining)
         loss, most = self.lowest_win_score - 1, self.personality_total + left
-        return [max(loss, most - rank_sum(payment) + RANK[target]) if payment else self.max_score
-                for target, payment in moves]
+        bounds = [max(loss, most - rank_sum(payment) + RANK[target]) if payment else self.max_score
+                  for target, payment in moves]
+        if floor is None:
+            return bounds
+        return [loss if bound > floor and move[1] and self._hall_slacks(*self._before_deal(relaxation, move)) is None
+                else bound for move, bound in zip(moves, bounds)]
+
+    @staticmethod
+    def _before_deal(relaxation: tuple[int, int, int], move: tuple[int, int]) -> tuple[int, int, int]:
+        """The relaxation (`_relaxation`) of the position `move` leaves, before the deal."""
+        remaining, owned, capital = relaxation
+        target, payment = move
+        owned &= ~payment
+        if PERSONALITY_BITS >> target & 1:
+            return remaining & ~(1 << target), owned, capital
+        return remaining, owned | 1 << target, capital & ~(1 << target)  # gained into Resources (R12)
 
     def bound_given_keep(self, state: AdamanState, kept: int | None) -> int:
         """From the exact static covering problem (`cover_problem`, answered by CP-SAT):
@@ -439,7 +460,7 @@ class Adaman(Game):
         """Personalities still to control; resources owned or to be dealt; Capital cards to gain."""
         undealt = state.deal.undealt_mask[state.dealt]
         remaining = (state.capital | state.palace | undealt) & PERSONALITY_BITS
-        owned = state.resources | (undealt & ~PERSONALITY_BITS & ~EXCUSE_BIT)
+        owned = (state.resources | undealt) & ~PERSONALITY_BITS & ~EXCUSE_BIT  # the Excuse pays nothing (E5)
         capital = state.capital & ~PERSONALITY_BITS & ~EXCUSE_BIT
         if (undealt | state.capital | state.resources) & EXCUSE_BIT:
             return remaining, owned | capital, 0  # the Excuse may move a Capital card for free (§9.1)

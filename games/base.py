@@ -41,8 +41,10 @@ inherits the neutral defaults here):
                                          (scores are never negative; -1: nothing known)
     loss_can_reach(state, level) -> bool False only when no line from the state ends in a
                                          loss scoring `level` or more
-    move_bounds(state, moves)   -> list  per move, a score no line through it beats,
-                                         found without making the child (sound bound)
+    move_bounds(state, moves, floor) -> list  per move, a score no line through it
+                                         beats, found without making the child (sound
+                                         bound); a game may spend more on the moves
+                                         whose first bound is above `floor`
     order_moves(state, moves)   -> list  the order in which to try moves (wins early first)
     search_moves(state)         -> list  legal_moves less moves proved dominated (never
                                          changes the best score reachable; see each game)
@@ -226,7 +228,7 @@ class Game(ABC):
     def loss_can_reach(self, state: State, level: int) -> bool:
         return self.score_upper_bound(state) >= level
 
-    def move_bounds(self, state: State, moves: Sequence[Move]) -> Sequence[int]:
+    def move_bounds(self, state: State, moves: Sequence[Move], floor: int | None = None) -> Sequence[int]:
         return [self.max_score] * len(moves)
 
     def order_moves(self, state: State, moves: Sequence[Move]) -> Sequence[Move]:

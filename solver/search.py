@@ -292,7 +292,7 @@ class _Search:
         # A move whose own bound cannot beat the bar is not played: its bound stands in
         # for its child's value (so a fail-low answer stays an upper bound), and the child
         # is never made.  Most children of an expanded node fall here (issue 3).
-        move_bounds = game.move_bounds(state, moves) if self.bounded else [game.max_score] * len(moves)
+        move_bounds = game.move_bounds(state, moves, floor) if self.bounded else [game.max_score] * len(moves)
         for move, move_bound in zip(moves, move_bounds):
             if self.bounded and move_bound <= self._bar(floor, best):
                 child = move_bound

@@ -65,19 +65,26 @@ def test_bound_is_never_below_a_score_play_reaches(variant):
 def test_a_move_bound_is_never_below_the_bound_of_its_child(variant):
     """The search lets a move's bound stand in for a child it does not make, so for every
     legal move of every playout position it must be at least the child's own (sound,
-    above) bound; and it must bite: often below what the position's bound allows."""
+    above) bound, both the waste count alone and, with a floor below it, with the Hall
+    test of what the move leaves before the deal; and each must bite: the waste count
+    often below what the position's bound allows, the Hall test often ruling out any win
+    where the waste count does not (the children the search no longer makes)."""
     game = GAMES[variant]
-    checked = below_parent = 0
+    checked = below_parent = no_win = 0
     for seed in range(40):
         for state in seeded_playout(game, seed)[:-1]:
             moves = game.legal_moves(state)
             parent = game.score_upper_bound(state)
-            for move, bound in zip(moves, game.move_bounds(state, moves)):
-                child = game.apply(state, move)
-                assert bound >= game.score_upper_bound(child), (game.describe(state), game.format_move(state, move))
+            waste = game.move_bounds(state, moves)
+            whole = game.move_bounds(state, moves, -1)
+            for move, bound, with_hall in zip(moves, waste, whole):
+                child = game.score_upper_bound(game.apply(state, move))
+                assert bound >= with_hall >= child, (game.describe(state), game.format_move(state, move))
                 checked += 1
                 below_parent += bound < parent
+                no_win += with_hall < game.lowest_win_score <= bound
     assert checked > 1000 and below_parent > checked // 4, (checked, below_parent)
+    assert no_win > checked // 40, (checked, no_win)
 
 
 @pytest.mark.parametrize("variant", sorted(GAMES))
