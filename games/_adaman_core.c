@@ -297,6 +297,7 @@ static inline int best_keepable(const Ctx *c, u64 owned, u64 capital, const lane
     return total;
 }
 
+#define LOSS_TEST_MOST_LEFT 12  /* as in games/adaman.py */
 #define NO_PAYMENT (1 << 20)  /* _fewest_cards of a personality nothing can pay */
 
 /* _fewest_cards: the fewest cards of `available` that can pay p, highest ranks first. */
@@ -351,6 +352,25 @@ static int upper_bound(const Ctx *c, const State *s) {
     return c->personality_total - need + coverable;
 }
 
+/* _bound_failing_hall's test: some non-empty set `chosen` of the personalities
+ * people[0..n), of rank <= its room, none fitting beside it, whose demand taken out of the
+ * slack lanes leaves no group short. */
+static int hall_loss_fits(const Ctx *c, const int *people, int n, int i, u64 chosen, int room, const lanes_t *slacks) {
+    if (i == n) {
+        if (!chosen) return 0;
+        for (int j = 0; j < n; j++)
+            if (!(chosen >> people[j] & 1) && c->rank[people[j]] <= room) return 0;
+        return !lanes_negative(slacks, c->nlanes);
+    }
+    int p = people[i], r = c->rank[p];
+    if (r <= room) {
+        lanes_t eased[MAX_GROUPS / LANES];
+        for (int v = 0; v < c->nlanes; v++) eased[v] = slacks[v] + c->lane_demand[p][v];
+        if (hall_loss_fits(c, people, n, i + 1, chosen | 1ULL << p, room - r, eased)) return 1;
+    }
+    return hall_loss_fits(c, people, n, i + 1, chosen, room, slacks);
+}
+
 /* move_bounds (Adaman.move_bounds): per move, the bound from its waste alone; a move still
  * above floor whose relaxation fails the Hall test after it, before the deal (_before_deal
  * then _hall_slacks), is bounded by a loss.  The slacks after a move are the position's
@@ -381,7 +401,15 @@ static inline void move_bounds(const Ctx *c, const State *s, const Move *moves, 
                 int card = lowest(pay);
                 for (int v = 0; v < c->nlanes; v++) after[v] -= c->lane_touching[card][v];
             }
-            if (lanes_negative(after, c->nlanes)) bound = loss;  /* a group falls short */
+            if (lanes_negative(after, c->nlanes)) {  /* a group falls short: _bound_failing_hall */
+                bound = loss;
+                if (floor < loss && c->personality_total - floor - 1 <= LOSS_TEST_MOST_LEFT) {
+                    u64 left = c->pers >> t & 1 ? remaining & ~(1ULL << t) : remaining;
+                    int people[MAX_CARDS], np = 0;
+                    for (u64 rest = left; rest; rest &= rest - 1) people[np++] = lowest(rest);
+                    if (!hall_loss_fits(c, people, np, 0, 0, c->personality_total - floor - 1, after)) bound = floor;
+                }
+            }
         }
         out[i] = bound;
     }

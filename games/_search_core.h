@@ -250,6 +250,15 @@ static inline int is_terminal(const Ctx *c, const State *s) {
  * discrepancies they had; with allowed = COMPLETE, the complete search, remembered in
  * `table`.  As find_win in solver/search.py. */
 #define COMPLETE (-1)
+/* _reaching: the moves (in order) whose move bound reaches the level sought. */
+static inline int moves_reaching(Search *x, const State *s, Move *moves, int n, int depth) {
+    int *bounds = x->bounds[depth], kept = 0;
+    move_bounds(x->game, s, moves, n, x->level - 1, bounds);
+    for (int i = 0; i < n; i++)
+        if (bounds[i] >= x->level) moves[kept++] = moves[i];
+    return kept;
+}
+
 static int find_win(Search *x, const State *s, int depth, int allowed) {
     const Ctx *c = x->game;
     int complete = allowed == COMPLETE;
@@ -280,6 +289,7 @@ static int find_win(Search *x, const State *s, int depth, int allowed) {
         Move *moves = x->moves[depth];
         State *children = x->children[depth];
         int n = ordered_moves(c, s, moves, depth == 0), made = 0;
+        n = moves_reaching(x, s, moves, n, depth);
         if (!complete && !allowed && n > 1) n = 1;
         for (int i = 0; i < n; i++) {
             while (made < n && made <= i + PREFETCH_AHEAD) {  /* as in value() */

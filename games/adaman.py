@@ -37,6 +37,10 @@ PLAYING, FINISHED_WON, FINISHED_UTTER = 0, 1, 2
 PALACE_LIMIT = 5  # a sixth personality in the Palace loses utterly (R9); unchanged by variants
 ROW_SIZE = 5
 NO_PAYMENT = 1 << 20  # _fewest_cards of a personality nothing can pay
+# _bound_failing_hall tests a loss only where at most this rank may stay uncontrolled: the
+# level probes near a lost deal's optimum.  Far below it the sets to try are too many for
+# a test made per move.  (games/_adaman_core.c has the same number.)
+LOSS_TEST_MOST_LEFT = 12
 COMPILED_ENTRY_BYTES = 32  # a 16-byte slot in a table kept at most half full
 
 RANK = tuple(card.rank for card in DECKTET)
@@ -353,8 +357,10 @@ class Adaman(Game):
         A move still above `floor` is also put to the Hall test (`_hall_slacks`) as the
         relaxation stands after it, before the deal (dealing only moves owned cards to
         the Capital, which never adds supply): where it fails no win is left, so a loss
-        bounds the move.  Of the children the waste count let through, most fell to their
-        own bound at once, and most of those for this reason (issue 3)."""
+        bounds the move (`_bound_failing_hall`).  Of the children the waste count let
+        through, most fell to their own bound at once, and most of those for this reason;
+        in the level probes of a lost deal, most children fell to loss_can_reach, nearly
+        all by the Hall test alone (issue 3)."""
         if state.status != PLAYING:
             return [self.max_score] * len(moves)
         relaxation = self._relaxation(state)
@@ -365,8 +371,26 @@ class Adaman(Game):
                   for target, payment in moves]
         if floor is None:
             return bounds
-        return [loss if bound > floor and move[1] and self._hall_slacks(*self._before_deal(relaxation, move)) is None
-                else bound for move, bound in zip(moves, bounds)]
+        return [self._bound_failing_hall(self._before_deal(relaxation, move), floor, bound)
+                if bound > floor and move[1] else bound for move, bound in zip(moves, bounds)]
+
+    def _bound_failing_hall(self, relaxation: tuple[int, int, int], floor: int, bound: int) -> int:
+        """`bound`, unless the relaxation fails the Hall test: then no win is left, and
+        a loss scores at most 65, or at most `floor` where no set of personalities of
+        rank 66 - floor - 1 (at most LOSS_TEST_MOST_LEFT) or less can stay uncontrolled
+        with the others passing the Hall test (the level probes of a lost deal, as
+        loss_can_reach)."""
+        if self._hall_slacks(*relaxation) is not None:
+            return bound
+        loss = self.lowest_win_score - 1
+        allowance = self.personality_total - floor - 1
+        if floor >= loss or allowance > LOSS_TEST_MOST_LEFT:
+            return loss
+        remaining, owned, capital = relaxation
+        if any(self._hall_slacks(paid, owned, capital) is not None
+               for paid in self._controllable_sets(remaining, allowance)):
+            return loss
+        return floor
 
     @staticmethod
     def _before_deal(relaxation: tuple[int, int, int], move: tuple[int, int]) -> tuple[int, int, int]:

@@ -368,7 +368,7 @@ class _Search:
             return True
         elif not self.bounded or self._may_reach(state):
             dead = False
-            for rank, move in enumerate(self._moves(state, depth)):
+            for rank, move in enumerate(self._reaching(state, self._moves(state, depth))):
                 if not complete and rank and not allowed:
                     break
                 self.path.append(move)
@@ -380,6 +380,14 @@ class _Search:
         else:
             self._remember(self.tried, key, LDS_ROUNDS if dead else allowed)
         return False
+
+    def _reaching(self, state, moves: list) -> list:
+        """The moves whose bound (`move_bounds`) reaches the level sought: a move bounded
+        below it cannot lead there, and its child is not made."""
+        if not self.bounded:
+            return moves
+        bounds = self.game.move_bounds(state, moves, self.level - 1)
+        return [move for move, bound in zip(moves, bounds) if bound >= self.level]
 
     def _may_reach(self, state) -> bool:
         """Whether a line from `state` may still reach the level sought: a win, or below a

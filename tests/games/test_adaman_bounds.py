@@ -88,6 +88,28 @@ def test_a_move_bound_is_never_below_the_bound_of_its_child(variant):
 
 
 @pytest.mark.parametrize("variant", sorted(GAMES))
+def test_a_move_bound_at_a_loss_floor_rules_out_only_what_the_child_rules_out(variant):
+    """Below a win's score (the level probes of a lost deal ask for a loss scoring floor +
+    1 or more), a move bounded at or below the floor must leave a child that its own tests
+    rule out too: no win, and no loss at the level (the move's test, before the deal, is
+    never weaker than the child's).  And it must bite."""
+    game = GAMES[variant]
+    checked = ruled_out = 0
+    for seed in range(40):
+        for state in seeded_playout(game, seed)[:-1]:
+            moves = game.legal_moves(state)
+            for floor in (game.lowest_win_score - gap for gap in (26, 11, 6, 3)):
+                for move, bound in zip(moves, game.move_bounds(state, moves, floor)):
+                    checked += 1
+                    if bound <= floor:
+                        child = game.apply(state, move)
+                        ruled_out += 1
+                        assert not game.can_still_win(child) and not game.loss_can_reach(child, floor + 1), (
+                            game.describe(state), game.format_move(state, move), floor)
+    assert ruled_out > checked // 20, (checked, ruled_out)
+
+
+@pytest.mark.parametrize("variant", sorted(GAMES))
 def test_level_hooks_never_rule_out_the_loss_play_reaches(variant):
     """Along playouts: every position's guaranteed score is at most the final score, and
     where the playout ends in a loss, loss_can_reach holds at that score all along (the

@@ -443,17 +443,17 @@ def test_unreadable_catalogues_are_one_line_and_exit_2(tmp_path):
 
 
 def test_a_verdict_search_settles_what_a_short_optimal_search_left_open(tmp_path):
-    """Seed 20 has no win (11,208 states prove it); an optimal search stopped at its first
-    budget check (4,096 states) cannot know that, and the winnability search of
+    """Seed 203 has no win (about 14,000 states prove it); an optimal search stopped at its
+    first budget check (4,096 states) cannot know that, and the winnability search of
     --verdict-limit can: the row says LOST, with the best line replayed and no optimum."""
+    game = make_game("adaman")
+    proof = solve(game, game.initial_state(game.deal_from_seed(203)), "winnable", "compiled")
+    assert proof.verdict == "LOST" and proof.stats.states > 4_096
     short = catalogue.make_job("adaman", engine="compiled", time_limit=1e-9)
     settled = catalogue.make_job("adaman", engine="compiled", time_limit=1e-9, verdict_limit=60)
-    assert catalogue.solve_seed(short, 20)["outcome"] == "UNDECIDED"
-    row = catalogue.solve_seed(settled, 20)
-    assert (row["outcome"], row["score"]) == ("LOST", None) and row["states"] > 11_208
-    game = make_game("adaman")
-    state = game.initial_state(game.deal_from_seed(20))
-    assert solve(game, state, "winnable", "compiled").verdict == "LOST"
+    assert catalogue.solve_seed(short, 203)["outcome"] == "UNDECIDED"
+    row = catalogue.solve_seed(settled, 203)
+    assert (row["outcome"], row["score"]) == ("LOST", None) and row["states"] > proof.stats.states
     with pytest.raises(UsurperError, match="verdict-limit"):
         catalogue.make_job("adaman", mode="winnable", verdict_limit=5)
 
