@@ -15,7 +15,7 @@
  *     below over this file's State, Move, Slot and hooks: search_win (the winnable mode:
  *     rounds of limited discrepancy search, LDS_ROUNDS of solver/search.py passed in, then
  *     the complete find_win whose table holds refuted states) and, in optimal mode,
- *     search_win then aspiration probes with value() and (value, exact) table entries.
+ *     search_win then bisecting probes with value() and (value, exact) table entries.
  *
  * Apart from the order of memory accesses (children are made a few moves ahead and their
  * table slots prefetched), every node is the Python engine's: the tests compare verdicts,
@@ -246,8 +246,6 @@ static inline int lanes_negative(const lanes_t *lanes, int n) {
 /* _hall_slacks: fills the slack lanes (groups past ngroups stay far above zero), returns
  * 0 when a suit group falls short.  Summed per card over lanes of groups. */
 static inline int hall_slacks(const Ctx *c, u64 remaining, u64 owned, u64 capital, lanes_t *slacks) {
-    const lanes_t padding = {INT16_MAX / 2, INT16_MAX / 2, INT16_MAX / 2, INT16_MAX / 2,
-                             INT16_MAX / 2, INT16_MAX / 2, INT16_MAX / 2, INT16_MAX / 2};
     int nl = c->nlanes;
     for (int v = 0; v < nl; v++) slacks[v] = (lanes_t){0};
     for (u64 m = owned; m; m &= m - 1) {
@@ -263,7 +261,7 @@ static inline int hall_slacks(const Ctx *c, u64 remaining, u64 owned, u64 capita
         for (int v = 0; v < nl; v++) slacks[v] -= c->lane_demand[card][v];
     }
     int16_t *flat = (int16_t *)slacks;
-    for (int g = c->ngroups; g < nl * LANES; g++) flat[g] = padding[0];
+    for (int g = c->ngroups; g < nl * LANES; g++) flat[g] = INT16_MAX / 2;
     return !lanes_negative(slacks, nl);
 }
 

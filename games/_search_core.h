@@ -10,11 +10,13 @@
  *
  *   - search: search_win (LDS rounds of limited discrepancy search with find_win, each
  *     remembered in `tried`, then the complete find_win whose table holds refuted
- *     states) and run_optimal (search_win for an incumbent, then aspiration probes with
- *     value(): moves whose move_bounds cannot beat the bar are not played (their bound
- *     stands in for the child's value); table entries are (value, exact) with inexact =
- *     upper bound trusted only at or below the caller's floor, exactness judged against
- *     the floor at the end of the loop; with LEVEL_PROBES a lost deal's optimum comes
+ *     states) and run_optimal (search_win for an incumbent, then probes bisecting between
+ *     it and the bound, each a value() that stops at its first line reaching the target:
+ *     moves whose move_bounds cannot beat the bar are not played (their bound stands in
+ *     for the child's value); find_win skips the moves bounded below its level; table
+ *     entries are (value, exact) with inexact = upper bound trusted only at or below the
+ *     caller's floor, exactness judged against the floor at the end of the loop; with
+ *     LEVEL_PROBES a lost deal's optimum comes
  *     from probe_levels instead; a failed win search leaves the verdict LOST even if the
  *     optimum runs out of budget).  Children are made PREFETCH_AHEAD moves in advance and their table slots
  *     prefetched, so the memory latency of the probes overlaps the search of the earlier
