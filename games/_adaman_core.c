@@ -8,14 +8,14 @@
  *     any dealing, DEAL with Palace overflow), outcome and score;
  *   - hooks: search_moves (legal_moves, less non-minimal payments once the deck is empty,
  *     when the Python side says its search_moves does that), order_moves (personalities first, then least waste; a stable sort of the
- *     legal_moves order), score_upper_bound (_relaxation, _hall_slacks, _spare_cards, _best_keepable),
+ *     legal_moves order), score_upper_bound (_relaxation, _hall_slacks, _spare_cards, _least_waste, _best_keepable),
  *     move_bounds, can_still_win, guaranteed_score and loss_can_reach (the level probes of a
  *     lost deal);
  *   - search: games/_search_core.h, shared with the Royal Assassin module and included
  *     below over this file's State, Move, Slot and hooks: search_win (the winnable mode:
  *     rounds of limited discrepancy search, LDS_ROUNDS of solver/search.py passed in, then
  *     the complete find_win whose table holds refuted states) and, in optimal mode,
- *     search_win then bisecting probes with value() and (value, exact) table entries.
+ *     search_win then probes upwards with value() and (value, exact) table entries.
  *
  * Apart from the order of memory accesses (children are made a few moves ahead and their
  * table slots prefetched), every node is the Python engine's: the tests compare verdicts,
@@ -106,6 +106,7 @@ typedef struct {
     lanes_t lane_demand[MAX_CARDS][MAX_GROUPS / LANES];
     int nby_rank;
     int by_rank[MAX_CARDS];
+    u64 by_rank_bit[MAX_CARDS];       /* 1 << a card's place in by_rank (0: not there) */
     int personality_total, lowest_win_score;
     int minimal_payments;             /* search_moves: only minimal payments once the deck is empty */
     uint8_t chunk[3][1u << CHUNK_BITS];
@@ -325,6 +326,49 @@ static inline int spare_cards(const Ctx *c, u64 remaining, u64 owned, u64 capita
     return spare;
 }
 
+/* `cards` as a mask over places in by_rank: its lowest bits are its highest ranks. */
+static inline u64 in_rank_order(const Ctx *c, u64 cards) {
+    u64 ordered = 0;
+    for (; cards; cards &= cards - 1) ordered |= c->by_rank_bit[lowest(cards)];
+    return ordered;
+}
+
+/* Adaman._best_cards: the rank of the 4 best of `cards`. */
+static inline int best_cards(const Ctx *c, u64 cards) {
+    u64 ordered = in_rank_order(c, cards);
+    int total = 0;
+    for (int count = ROW_SIZE - 1; count && ordered; count--, ordered &= ordered - 1)
+        total += c->rank[c->by_rank[lowest(ordered)]];
+    return total;
+}
+
+/* _least_overpay: subset sums of the pool as the bits of one word; -1: it cannot pay.
+ * Once `need` itself is a sum, nothing pays less. */
+static inline int least_overpay(const Ctx *c, int need, u64 pool) {
+    u64 sums = 1;
+    for (; pool; pool &= pool - 1) {
+        sums |= sums << c->rank[lowest(pool)];
+        if (sums >> need & 1) return 0;
+    }
+    u64 reach = sums >> need;
+    return reach ? lowest(reach) : -1;
+}
+
+/* Adaman._least_waste: what the personalities must overpay, and the owned cards no
+ * personality left and no Capital card can use, less the 4 best of them. */
+static inline int least_waste(const Ctx *c, u64 remaining, u64 owned, u64 capital) {
+    u64 useful = 0, available = owned | capital;
+    for (u64 m = remaining | capital; m; m &= m - 1) useful |= c->shares[lowest(m)];
+    u64 dead = owned & ~useful;
+    int waste = dead ? rank_sum(c, dead) - best_cards(c, dead) : 0;
+    for (u64 m = remaining; m; m &= m - 1) {
+        int p = lowest(m), over = least_overpay(c, c->rank[p], available & c->shares[p]);
+        if (over < 0) return NO_PAYMENT;
+        waste += over;
+    }
+    return waste;
+}
+
 /* score_upper_bound for a PLAYING state. */
 static int upper_bound(const Ctx *c, const State *s) {
     u64 remaining, owned, capital;
@@ -332,9 +376,9 @@ static int upper_bound(const Ctx *c, const State *s) {
     relaxation(c, s, &remaining, &owned, &capital);
     int need = rank_sum(c, remaining);
     int spare = hall_slacks(c, remaining, owned, capital, slacks) ? spare_cards(c, remaining, owned, capital) : -1;
-    if (spare >= 0) {
+    int left = spare >= 0 ? rank_sum(c, owned) - need - least_waste(c, remaining, owned, capital) : -1;
+    if (left >= 0) {
         int keepable = best_keepable(c, owned, capital, slacks, spare < ROW_SIZE - 1 ? spare : ROW_SIZE - 1);
-        int left = rank_sum(c, owned) - need;
         return c->personality_total + (keepable < left ? keepable : left);
     }
     u64 available = owned | capital;
@@ -417,7 +461,8 @@ static inline int can_still_win(const Ctx *c, const State *s) {
     u64 remaining, owned, capital;
     lanes_t slacks[MAX_GROUPS / LANES];
     relaxation(c, s, &remaining, &owned, &capital);
-    return hall_slacks(c, remaining, owned, capital, slacks) && spare_cards(c, remaining, owned, capital) >= 0;
+    return hall_slacks(c, remaining, owned, capital, slacks) && spare_cards(c, remaining, owned, capital) >= 0 &&
+           rank_sum(c, owned) - rank_sum(c, remaining) >= least_waste(c, remaining, owned, capital);
 }
 
 /* guaranteed_score (Adaman.guaranteed_score): with at most 5 personalities left the
@@ -593,6 +638,7 @@ static PyObject *core_solve(PyObject *self, PyObject *args) {
         if (read_u64_sequence(touching_obj, c->touching_groups, MAX_CARDS, &ntouch, "touching_groups") < 0)
             goto done;
         if (read_int_sequence(by_rank_obj, c->by_rank, MAX_CARDS, &c->nby_rank, "by_rank") < 0) goto done;
+        for (int i = 0; i < c->nby_rank; i++) c->by_rank_bit[c->by_rank[i]] = 1ULL << i;
         if (nshares != nrank || ntouch != nrank) {
             PyErr_SetString(PyExc_ValueError, "rank, shares and touching_groups differ in length");
             goto done;

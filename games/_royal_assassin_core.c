@@ -12,7 +12,7 @@
  *   - search: games/_search_core.h, shared with the Adaman module and included below over
  *     this file's State, Move, Slot and hooks: search_win (rounds of limited discrepancy
  *     search, LDS_ROUNDS of solver/search.py passed in, then the complete find_win) and,
- *     in optimal mode, search_win then bisecting probes with value() and (value, exact)
+ *     in optimal mode, search_win then probes upwards with value() and (value, exact)
  *     entries.
  *
  * Apart from the order of memory accesses (children are made a few moves ahead and their

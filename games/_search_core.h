@@ -10,8 +10,8 @@
  *
  *   - search: search_win (LDS rounds of limited discrepancy search with find_win, each
  *     remembered in `tried`, then the complete find_win whose table holds refuted
- *     states) and run_optimal (search_win for an incumbent, then probes bisecting between
- *     it and the bound, each a value() that stops at its first line reaching the target:
+ *     states) and run_optimal (search_win for an incumbent, then probes upwards from it to
+ *     the bound, each a value() that stops at its first line reaching the target:
  *     moves whose move_bounds cannot beat the bar are not played (their bound stands in
  *     for the child's value); find_win skips the moves bounded below its level; table
  *     entries are (value, exact) with inexact = upper bound trusted only at or below the
@@ -421,12 +421,12 @@ static void probe_levels(Search *x, const State *root, int top) {
     }
 }
 
-/* _probe_values: bisection between the best line found and an upper bound. */
+/* _probe_values: probes one above the best line found, up to an upper bound. */
 static void probe_values(Search *x, const State *root, int top) {
     int low = x->best_score == SCORE_NONE ? -1 : x->best_score;
     int high = top > low ? top : low;
     while (low < high) {
-        int target = (low + high + 1) / 2;
+        int target = low + 1;
         int found = value(x, root, target - 1, 0, target);
         if (found >= target) {
             low = x->best_score;  /* the line that reached the target was noted */

@@ -13,6 +13,7 @@ import random
 import pytest
 
 from games import make_game
+from games.adaman import _least_overpay
 from games.decks import decktet_lookup
 from solver.cpsat import refined_upper_bound
 from solver.search import WON, Budget, solve
@@ -203,3 +204,30 @@ def test_counting_cards_caps_what_a_win_can_keep():
     assert optimum(game, state, [100_000]) == 76
     assert game.score_upper_bound(state) == 76
     assert game._spare_cards(*game._relaxation(state)) == 1
+
+
+def test_least_overpay_is_the_best_subset_sum_above_the_rank():
+    lookup = decktet_lookup()
+
+    def pool(*names):
+        return sum(1 << lookup[name.lower()].index for name in names)
+
+    assert _least_overpay(10, pool("Pact", "Castle")) == 6          # 16 is the least total >= 10
+    assert _least_overpay(10, pool("Pact", "Castle", "Ace of Suns")) == 0
+    assert _least_overpay(8, pool("Sea", "Castle", "Desert")) == 1  # 7 + 2
+    assert _least_overpay(10, pool("Castle", "Ace of Suns")) is None
+
+
+def test_the_waste_of_lumps_tightens_the_bound_and_never_passes_the_optimum():
+    """On positions small enough for plain recursion: the bound with the least waste
+    (`_least_waste`) is at least the true optimum, never above the bound by rank count
+    alone, and below it on some."""
+    game = GAMES["basic"]
+    by_rank_alone = make_game("adaman")
+    by_rank_alone._least_waste = lambda remaining, owned, capital: 0
+    tighter = 0
+    for state, best in small_positions(game, 60):
+        bound, before = game.score_upper_bound(state), by_rank_alone.score_upper_bound(state)
+        assert best <= bound <= before, game.describe(state)
+        tighter += bound < before
+    assert tighter >= 3, tighter
