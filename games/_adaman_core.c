@@ -273,7 +273,9 @@ static inline void relaxation(const Ctx *c, const State *s, u64 *remaining, u64 
     *capital = s->capital & ~c->pers;
 }
 
-static inline int best_keepable(const Ctx *c, u64 owned, u64 capital, const lanes_t *lanes, int count) {
+/* _best_keepable, or any total of at least `enough` once it is reached (the bound takes
+ * the lesser of this and the rank left, so the rest would not change it). */
+static inline int best_keepable(const Ctx *c, u64 owned, u64 capital, const lanes_t *lanes, int count, int enough) {
     const int16_t *slacks = (const int16_t *)lanes;
     int total = 0;
     if (count <= 0) return 0;
@@ -290,7 +292,7 @@ static inline int best_keepable(const Ctx *c, u64 owned, u64 capital, const lane
         }
         if (ok) {
             total += r;
-            if (!--count) break;
+            if (!--count || total >= enough) break;
         }
     }
     return total;
@@ -378,7 +380,7 @@ static int upper_bound(const Ctx *c, const State *s) {
     int spare = hall_slacks(c, remaining, owned, capital, slacks) ? spare_cards(c, remaining, owned, capital) : -1;
     int left = spare >= 0 ? rank_sum(c, owned) - need - least_waste(c, remaining, owned, capital) : -1;
     if (left >= 0) {
-        int keepable = best_keepable(c, owned, capital, slacks, spare < ROW_SIZE - 1 ? spare : ROW_SIZE - 1);
+        int keepable = best_keepable(c, owned, capital, slacks, spare < ROW_SIZE - 1 ? spare : ROW_SIZE - 1, left);
         return c->personality_total + (keepable < left ? keepable : left);
     }
     u64 available = owned | capital;
