@@ -356,19 +356,25 @@ static inline int least_overpay(const Ctx *c, int need, u64 pool) {
     return reach ? lowest(reach) : -1;
 }
 
+/* Adaman._least_overpays: the least overpays of `people` in all; NO_PAYMENT when one of
+ * them cannot be paid from `available`. */
+static inline int least_overpays(const Ctx *c, u64 people, u64 available) {
+    int total = 0;
+    for (; people; people &= people - 1) {
+        int p = lowest(people), over = least_overpay(c, c->rank[p], available & c->shares[p]);
+        if (over < 0) return NO_PAYMENT;
+        total += over;
+    }
+    return total;
+}
+
 /* Adaman._least_waste: what the personalities must overpay, and the owned cards no
  * personality left and no Capital card can use, less the 4 best of them. */
 static inline int least_waste(const Ctx *c, u64 remaining, u64 owned, u64 capital) {
     u64 useful = 0, available = owned | capital;
     for (u64 m = remaining | capital; m; m &= m - 1) useful |= c->shares[lowest(m)];
     u64 dead = owned & ~useful;
-    int waste = dead ? rank_sum(c, dead) - best_cards(c, dead) : 0;
-    for (u64 m = remaining; m; m &= m - 1) {
-        int p = lowest(m), over = least_overpay(c, c->rank[p], available & c->shares[p]);
-        if (over < 0) return NO_PAYMENT;
-        waste += over;
-    }
-    return waste;
+    return (dead ? rank_sum(c, dead) - best_cards(c, dead) : 0) + least_overpays(c, remaining, available);
 }
 
 /* score_upper_bound for a PLAYING state. */
@@ -487,7 +493,8 @@ static int some_loss_fits(const Ctx *c, const int *people, int n, int i, u64 cho
             if (!(chosen >> people[j] & 1) && c->rank[people[j]] <= room) return 0;
         lanes_t slacks[MAX_GROUPS / LANES];
         u64 paid = remaining & ~chosen;
-        return hall_slacks(c, paid, owned, capital, slacks) && spare_cards(c, paid, owned, capital) >= 0;
+        return hall_slacks(c, paid, owned, capital, slacks) && spare_cards(c, paid, owned, capital) >= 0 &&
+               rank_sum(c, owned) - rank_sum(c, paid) >= least_overpays(c, paid, owned | capital);
     }
     int r = c->rank[people[i]];
     if (r <= room && some_loss_fits(c, people, n, i + 1, chosen | 1ULL << people[i], room - r, remaining, owned, capital))

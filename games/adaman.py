@@ -448,12 +448,14 @@ class Adaman(Game):
     def loss_can_reach(self, state: AdamanState, level: int) -> bool:
         """A loss scoring `level` leaves some personalities uncontrolled, of rank at most
         the total less `level`, and paid for all the others: so for some such set the
-        others pass the relaxation's tests of a win (Hall slacks, card count)."""
+        others pass the relaxation's tests of a win (Hall slacks, card count, and the
+        owned rank covering their ranks and least overpays, `_least_overpays`)."""
         if state.status != PLAYING:
             outcome = self.outcome(state)
             return not outcome.won and outcome.score >= level
         remaining, owned, capital = self._relaxation(state)
         return any(self._hall_slacks(paid, owned, capital) is not None and self._spare_cards(paid, owned, capital) >= 0
+                   and total_rank(owned) - total_rank(paid) >= self._least_overpays(paid, owned | capital)
                    for paid in self._controllable_sets(remaining, self.personality_total - level))
 
     @staticmethod
@@ -576,14 +578,19 @@ class Adaman(Game):
         for card in bits(remaining | capital):
             useful |= SHARES[card]
         dead = owned & ~useful
-        waste = total_rank(dead) - self._best_cards(dead)
-        available = owned | capital
-        for person in bits(remaining):
+        return total_rank(dead) - self._best_cards(dead) + self._least_overpays(remaining, owned | capital)
+
+    @staticmethod
+    def _least_overpays(people: int, available: int) -> int:
+        """What paying each of `people` from `available` must overpay at least, in all
+        (`_least_overpay` each); NO_PAYMENT when one of them cannot be paid."""
+        total = 0
+        for person in bits(people):
             over = _least_overpay(RANK[person], available & SHARES[person])
             if over is None:
                 return NO_PAYMENT
-            waste += over
-        return waste
+            total += over
+        return total
 
     def _best_cards(self, cards: int) -> int:
         """The rank of the 4 best of `cards`: the most a win can keep of them."""
