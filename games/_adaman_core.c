@@ -377,6 +377,11 @@ static inline int least_waste(const Ctx *c, u64 remaining, u64 owned, u64 capita
     return (dead ? rank_sum(c, dead) - best_cards(c, dead) : 0) + least_overpays(c, remaining, available);
 }
 
+/* Adaman._rank_left: the owned rank less the personalities' and least_waste. */
+static inline int rank_left(const Ctx *c, u64 remaining, u64 owned, u64 capital) {
+    return rank_sum(c, owned) - rank_sum(c, remaining) - least_waste(c, remaining, owned, capital);
+}
+
 /* score_upper_bound for a PLAYING state. */
 static int upper_bound(const Ctx *c, const State *s) {
     u64 remaining, owned, capital;
@@ -384,7 +389,7 @@ static int upper_bound(const Ctx *c, const State *s) {
     relaxation(c, s, &remaining, &owned, &capital);
     int need = rank_sum(c, remaining);
     int spare = hall_slacks(c, remaining, owned, capital, slacks) ? spare_cards(c, remaining, owned, capital) : -1;
-    int left = spare >= 0 ? rank_sum(c, owned) - need - least_waste(c, remaining, owned, capital) : -1;
+    int left = spare >= 0 ? rank_left(c, remaining, owned, capital) : -1;
     if (left >= 0) {
         int keepable = best_keepable(c, owned, capital, slacks, spare < ROW_SIZE - 1 ? spare : ROW_SIZE - 1, left);
         return c->personality_total + (keepable < left ? keepable : left);
@@ -470,7 +475,7 @@ static inline int can_still_win(const Ctx *c, const State *s) {
     lanes_t slacks[MAX_GROUPS / LANES];
     relaxation(c, s, &remaining, &owned, &capital);
     return hall_slacks(c, remaining, owned, capital, slacks) && spare_cards(c, remaining, owned, capital) >= 0 &&
-           rank_sum(c, owned) - rank_sum(c, remaining) >= least_waste(c, remaining, owned, capital);
+           rank_left(c, remaining, owned, capital) >= 0;
 }
 
 /* guaranteed_score (Adaman.guaranteed_score): with at most 5 personalities left the

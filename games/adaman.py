@@ -349,7 +349,7 @@ class Adaman(Game):
         need = total_rank(remaining)
         slacks = self._hall_slacks(remaining, owned, capital)
         spare = -1 if slacks is None else self._spare_cards(remaining, owned, capital)
-        left = total_rank(owned) - need - self._least_waste(remaining, owned, capital) if spare >= 0 else -1
+        left = self._rank_left(remaining, owned, capital) if spare >= 0 else -1
         if left >= 0:
             keepable = self._best_keepable(owned, capital, slacks, min(spare, ROW_SIZE - 1))
             return self.personality_total + min(keepable, left)
@@ -430,7 +430,7 @@ class Adaman(Game):
         remaining, owned, capital = self._relaxation(state)
         return (self._hall_slacks(remaining, owned, capital) is not None
                 and self._spare_cards(remaining, owned, capital) >= 0
-                and total_rank(owned) - total_rank(remaining) >= self._least_waste(remaining, owned, capital))
+                and self._rank_left(remaining, owned, capital) >= 0)
 
     level_probes = True
 
@@ -559,6 +559,11 @@ class Adaman(Game):
                 total += RANK[card]
                 count -= 1
         return total
+
+    def _rank_left(self, remaining: int, owned: int, capital: int) -> int:
+        """The most rank a win can keep by the count of ranks: the owned cards' less the
+        personalities' still to pay and less what a win must waste (negative: no win)."""
+        return total_rank(owned) - total_rank(remaining) - self._least_waste(remaining, owned, capital)
 
     def _least_waste(self, remaining: int, owned: int, capital: int) -> int:
         """Rank a win must waste of the owned cards, neither paying a personality's rank
