@@ -276,21 +276,17 @@ static inline void relaxation(const Ctx *c, const State *s, u64 *remaining, u64 
 /* _best_keepable, or any total of at least `enough` once it is reached (the bound takes
  * the lesser of this and the rank left, so the rest would not change it). */
 static inline int best_keepable(const Ctx *c, u64 owned, u64 capital, const lanes_t *lanes, int count, int enough) {
-    const int16_t *slacks = (const int16_t *)lanes;
     int total = 0;
     if (count <= 0) return 0;
     u64 candidates = owned | capital;
     for (int i = 0; i < c->nby_rank; i++) {
         int card = c->by_rank[i];
         if (!(candidates >> card & 1)) continue;
-        int r = c->rank[card], ok = 1;
-        u64 groups = c->touching_groups[card];
-        while (groups) {
-            int g = lowest(groups);
-            groups &= groups - 1;
-            if (slacks[g] < r) { ok = 0; break; }
-        }
-        if (ok) {
+        int r = c->rank[card];
+        lanes_t rank_lanes = (lanes_t){0} + (int16_t)r, short_of = {0};
+        for (int v = 0; v < c->nlanes; v++)  /* a group it touches with slack below its rank */
+            short_of |= (lanes[v] < rank_lanes) & (c->lane_touching[card][v] != 0);
+        if (!lanes_negative(&short_of, 1)) {
             total += r;
             if (!--count || total >= enough) break;
         }
