@@ -432,7 +432,7 @@ static void probe_values(Search *x, const State *root, int top) {
             low = x->best_score;  /* the line that reached the target was noted */
             if (x->best_score == SCORE_NONE || low < target) exceed(x, EXHAUSTED_INTERNAL);
         } else {
-            high = found > low ? found : low;
+            break;  /* nothing beats the best line: it is optimal */
         }
     }
 }

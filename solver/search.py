@@ -226,7 +226,7 @@ class _Search:
                 if low is None or low < target:
                     raise RuntimeError(f"a probe reached {found} without a line to it")
             else:
-                high = max(found, low)
+                break  # nothing beats the best line: it is optimal
 
     def _probe_levels(self, root, top: int) -> None:
         """A lost deal's best score by level probes: for a level L, a complete find_win for
