@@ -9,8 +9,8 @@
  *   - hooks: search_moves (legal_moves, less non-minimal payments once the deck is empty,
  *     when the Python side says its search_moves does that), order_moves (personalities first, then least waste; a stable sort of the
  *     legal_moves order), score_upper_bound (_relaxation, _hall_slacks, _spare_cards, _least_waste, _best_keepable),
- *     move_bounds, can_still_win, guaranteed_score and loss_can_reach (the level probes of a
- *     lost deal);
+ *     move_bounds, may_exceed (the exact static cover, searched), can_still_win,
+ *     guaranteed_score and loss_can_reach (the level probes of a lost deal);
  *   - search: games/_search_core.h, shared with the Royal Assassin module and included
  *     below over this file's State, Move, Slot and hooks: search_win (the winnable mode:
  *     rounds of limited discrepancy search, LDS_ROUNDS of solver/search.py passed in, then
@@ -472,6 +472,102 @@ static inline int can_still_win(const Ctx *c, const State *s) {
     relaxation(c, s, &remaining, &owned, &capital);
     return hall_slacks(c, remaining, owned, capital, slacks) && spare_cards(c, remaining, owned, capital) >= 0 &&
            rank_left(c, remaining, owned, capital) >= 0;
+}
+
+/* may_exceed (Adaman.may_exceed): the relaxation's exact static covering problem, searched
+ * node for node as Adaman._cover_keeps (the same prunes, demand order, payment order and
+ * node budget), so the search it cuts stays the Python engine's. */
+#define COVER_GAP 4           /* as in games/adaman.py */
+#define COVER_NODE_LIMIT 100  /* as in games/adaman.py */
+
+typedef struct {
+    const Ctx *c;
+    int kept_needed;
+    int budget;
+} Cover;
+
+static int cover_keeps(Cover *v, u64 persons, u64 buys, u64 items, u64 shop, const lanes_t *slacks);
+
+/* Adaman._minimal_payments of `demand` from usable[start..n) (highest rank first), each
+ * handed to cover_keeps as soon as it is found; 1 as soon as one of them keeps enough.
+ * The Hall slacks after a payment are this position's, the demand released and the paid
+ * cards' supply withdrawn (`slacks`: this position's, less what `chosen` paid). */
+static int cover_pay(Cover *v, u64 persons, u64 buys, u64 items, u64 shop, int demand, const int *usable, int n,
+                     int start, u64 chosen, int total, int size, int room, const lanes_t *slacks) {
+    const Ctx *c = v->c;
+    int need = c->rank[demand], nl = c->nlanes;
+    for (int j = start; j < n; j++) {
+        int card = usable[j], paid = total + c->rank[card];
+        const lanes_t *withdrawn = shop >> card & 1 ? c->lane_straddling[card] : c->lane_touching[card];
+        lanes_t after[MAX_GROUPS / LANES];
+        if (paid >= need) {
+            if (paid - need <= room) {
+                u64 pay = chosen | 1ULL << card, bit = 1ULL << demand;
+                for (int l = 0; l < nl; l++) after[l] = slacks[l] - withdrawn[l] + c->lane_demand[demand][l];
+                if (cover_keeps(v, persons & ~bit, (buys & ~bit) | (pay & shop), items & ~pay, shop & ~pay, after))
+                    return 1;
+            }
+        } else if (size + 1 < ROW_SIZE) {
+            int reach = paid;
+            for (int k = j + 1; k < n && k < j + ROW_SIZE - size; k++) reach += c->rank[usable[k]];
+            if (reach >= need) {
+                for (int l = 0; l < nl; l++) after[l] = slacks[l] - withdrawn[l];
+                if (cover_pay(v, persons, buys, items, shop, demand, usable, n, j + 1, chosen | 1ULL << card, paid,
+                              size + 1, room, after))
+                    return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* Adaman._cover_keeps, `slacks` the Hall slacks of (persons, items, shop). */
+static int cover_keeps(Cover *v, u64 persons, u64 buys, u64 items, u64 shop, const lanes_t *slacks) {
+    const Ctx *c = v->c;
+    if (--v->budget < 0) return 1;
+    u64 demands = persons | buys, useful = 0;
+    int room = rank_sum(c, items) - rank_sum(c, demands) - v->kept_needed;
+    for (u64 m = demands | shop; m; m &= m - 1) useful |= c->shares[lowest(m)];
+    u64 dead = items & ~useful;
+    if (dead) room -= rank_sum(c, dead) - best_cards(c, dead);
+    if (room < 0) return 0;
+    if (!demands) {
+        u64 affordable = 0;
+        for (u64 m = shop; m; m &= m - 1) {
+            int card = lowest(m);
+            if (rank_sum(c, items & c->shares[card]) >= c->rank[card]) affordable |= 1ULL << card;
+        }
+        return best_cards(c, items | affordable) >= v->kept_needed;
+    }
+    if (lanes_negative(slacks, c->nlanes)) return 0;
+    u64 available = items | shop;
+    int least = 0, demand = -1, fewest = INT32_MAX;
+    for (u64 m = demands; m; m &= m - 1) {
+        int d = lowest(m);
+        u64 pool = available & c->shares[d];
+        int over = least_overpay(c, c->rank[d], pool);
+        if (over < 0 || (least += over) > room) return 0;
+        int count = popcount(pool);
+        if (count < fewest || (count == fewest && c->rank[d] > c->rank[demand])) {
+            fewest = count;
+            demand = d;
+        }
+    }
+    int usable[MAX_CARDS], n = 0;
+    for (u64 ordered = in_rank_order(c, available & c->shares[demand]); ordered; ordered &= ordered - 1)
+        usable[n++] = c->by_rank[lowest(ordered)];
+    return cover_pay(v, persons, buys, items, shop, demand, usable, n, 0, 0, 0, 0, room, slacks);
+}
+
+static int may_exceed(const Ctx *c, const State *s, int floor, int ceiling) {
+    int kept_needed = floor + 1 - c->personality_total;
+    if (ceiling - floor > COVER_GAP || kept_needed < 0 || s->status != PLAYING) return 1;
+    u64 remaining, owned, capital;
+    relaxation(c, s, &remaining, &owned, &capital);
+    Cover v = {c, kept_needed, COVER_NODE_LIMIT};
+    lanes_t slacks[MAX_GROUPS / LANES];
+    hall_slacks(c, remaining, owned, capital, slacks);
+    return cover_keeps(&v, remaining, 0, owned, capital, slacks);
 }
 
 /* guaranteed_score (Adaman.guaranteed_score): with at most 5 personalities left the

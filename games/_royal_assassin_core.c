@@ -548,6 +548,9 @@ static inline void move_bounds(const Ctx *c, const State *s, const Move *moves, 
     for (int i = 0; i < n; i++) out[i] = c->max_score;
 }
 
+/* may_exceed: the Game default (the bound is the only test). */
+static inline int may_exceed(const Ctx *c, const State *s, int floor, int ceiling) { return 1; }
+
 static inline int can_still_win(const Ctx *c, const State *s) {
     int stays, supply[2];
     return !doomed(c, s, &stays, supply);

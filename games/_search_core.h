@@ -62,6 +62,7 @@
  *   int terminal_score(const Ctx *, const State *)  score of a terminal state
  *   int upper_bound(const Ctx *, const State *)     score_upper_bound of a PLAYING state
  *   int can_still_win(const Ctx *, const State *)
+ *   int may_exceed(const Ctx *, const State *, int floor, int ceiling)
  *   void move_bounds(const Ctx *, const State *, const Move *moves, int n, int floor, int *out)
  *                                                  per move, a bound on its child's value
  *   int guaranteed_score(const Ctx *, const State *)
@@ -341,6 +342,10 @@ static int value(Search *x, const State *s, int floor, int depth, int enough) {
     if (ceiling <= floor) {
         store(x, &x->table, &k, ceiling, 0);
         return ceiling;
+    }
+    if (!may_exceed(c, s, floor, ceiling)) {
+        store(x, &x->table, &k, floor, 0);  /* an upper bound at the floor: fail-low */
+        return floor;
     }
     int best = -1;
     if (depth >= MAX_DEPTH) exceed(x, EXHAUSTED_MEMORY);

@@ -34,6 +34,11 @@ inherits the neutral defaults here):
     bound_given_keep(state, kept) -> int the bound that follows from the covering answer
                                          (`kept`: most value kept at a win; None: no cover)
     can_still_win(state)        -> bool  False only when no line from the state wins
+    may_exceed(state, floor, ceiling)
+                                -> bool  False only when no line from the state scores
+                                         more than `floor`: a finer test than
+                                         score_upper_bound (`ceiling`), asked where
+                                         that one lets the state through
     level_probes                -> bool  (attribute) a lost deal's best score is found by
                                          level probes (solver/search.py) with the two
                                          hooks below, rather than by value probes
@@ -217,6 +222,9 @@ class Game(ABC):
         return self.score_upper_bound(state)
 
     def can_still_win(self, state: State) -> bool:
+        return True
+
+    def may_exceed(self, state: State, floor: int, ceiling: int) -> bool:
         return True
 
     level_probes = False

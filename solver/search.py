@@ -15,7 +15,8 @@ optimum of the loss then runs out of budget); a search whose time, state or tabl
 ran out says UNDECIDED (with the best line it had found, never presented as optimal).
 `engine="plain"` is the baseline of issue 2 (no bounds); `engine="pruned"` adds the game's
 score_upper_bound hook as branch and bound (with move_bounds, which rule children out
-before they are made) and its search_moves (below the root);
+before they are made, and may_exceed, the finer test of a node the bound lets through) and
+its search_moves (below the root);
 `engine="cpsat"` also asks CP-SAT the covering problem the game states (`cover_problem`,
 solver/cpsat.py) near the root; `engine="compiled"` hands the search to the game's
 compiled_solve hook (Adaman and Royal Assassin: the "pruned" search in C, node for node;
@@ -290,6 +291,9 @@ class _Search:
         if ceiling <= floor:
             self._store(key, ceiling, False)
             return ceiling
+        if self.bounded and not game.may_exceed(state, floor, ceiling):
+            self._store(key, floor, False)  # an upper bound at the floor: fail-low
+            return floor
         best = -1
         moves = self._moves(state, depth)
         # A move whose own bound cannot beat the bar is not played: its bound stands in

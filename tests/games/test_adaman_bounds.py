@@ -231,3 +231,56 @@ def test_the_waste_of_lumps_tightens_the_bound_and_never_passes_the_optimum():
         assert best <= bound <= before, game.describe(state)
         tighter += bound < before
     assert tighter >= 3, tighter
+
+
+def winning_lines(game, seeds) -> list:
+    """The positions along each win the (compiled) winnability search finds, which never
+    consults the score bound or the cover test, start to end."""
+    lines = []
+    for seed in seeds:
+        state = game.initial_state(game.deal_from_seed(seed))
+        result = solve(game, state, "winnable", "compiled", Budget(max_states=20_000))
+        if result.verdict == WON:
+            path = [state]
+            for move in result.line:
+                path.append(game.apply(path[-1], move))
+            lines.append(path)
+    return lines
+
+
+def test_the_static_cover_never_refutes_a_score_play_reaches():
+    """`may_exceed` (the exact static cover, searched) on the earliest position of each
+    winning line small enough for plain recursion: no floor below the true optimum is
+    refuted, and on some the optimum itself is, where the fast bound lets it through
+    (what the test is for).  The ceiling passed is within COVER_GAP: the cover is
+    searched every time."""
+    game = GAMES["basic"]
+    checked = finer = 0
+    for path in winning_lines(game, range(25)):
+        earliest = None
+        for state in reversed(path[:-1]):
+            try:
+                earliest = (state, optimum(game, state, [20_000]))
+            except TooBig:
+                break
+        if earliest is None:
+            continue
+        state, best = earliest
+        for floor in range(game.lowest_win_score - 1, best):
+            assert game.may_exceed(state, floor, floor + 1), (game.describe(state), floor, best)
+        checked += 1
+        finer += game.score_upper_bound(state) > best and not game.may_exceed(state, best, best + 1)
+    assert checked >= 10 and finer >= 2, (checked, finer)
+
+
+@pytest.mark.parametrize("variant", ["basic", "pawns_courts"])
+def test_the_static_cover_never_refutes_a_winning_line(variant):
+    """Along winning lines: every position may still exceed one less than the score the
+    line reaches."""
+    game = GAMES[variant]
+    lines = winning_lines(game, range(30))
+    for path in lines:
+        score = game.outcome(path[-1]).score
+        for position in path:
+            assert game.may_exceed(position, score - 1, score), game.describe(position)
+    assert len(lines) >= 10
