@@ -486,14 +486,23 @@ typedef struct {
     int budget;
 } Cover;
 
-static int cover_keeps(Cover *v, u64 persons, u64 buys, u64 items, u64 shop, const lanes_t *slacks);
+/* Each demand's least overpay and usable cards in one node of the cover's search: a
+ * child node recomputes only those of its demands whose pool lost a card (C only; the
+ * nodes are the same). */
+typedef struct {
+    u64 demands;
+    signed char over[MAX_CARDS], count[MAX_CARDS];
+} Pools;
+
+static int cover_keeps(Cover *v, u64 persons, u64 buys, u64 items, u64 shop, const lanes_t *slacks,
+                       const Pools *known, u64 paid);
 
 /* Adaman._minimal_payments of `demand` from usable[start..n) (highest rank first), each
  * handed to cover_keeps as soon as it is found; 1 as soon as one of them keeps enough.
  * The Hall slacks after a payment are this position's, the demand released and the paid
  * cards' supply withdrawn (`slacks`: this position's, less what `chosen` paid). */
 static int cover_pay(Cover *v, u64 persons, u64 buys, u64 items, u64 shop, int demand, const int *usable, int n,
-                     int start, u64 chosen, int total, int size, int room, const lanes_t *slacks) {
+                     int start, u64 chosen, int total, int size, int room, const lanes_t *slacks, const Pools *pools) {
     const Ctx *c = v->c;
     int need = c->rank[demand], nl = c->nlanes;
     for (int j = start; j < n; j++) {
@@ -504,7 +513,8 @@ static int cover_pay(Cover *v, u64 persons, u64 buys, u64 items, u64 shop, int d
             if (paid - need <= room) {
                 u64 pay = chosen | 1ULL << card, bit = 1ULL << demand;
                 for (int l = 0; l < nl; l++) after[l] = slacks[l] - withdrawn[l] + c->lane_demand[demand][l];
-                if (cover_keeps(v, persons & ~bit, (buys & ~bit) | (pay & shop), items & ~pay, shop & ~pay, after))
+                if (cover_keeps(v, persons & ~bit, (buys & ~bit) | (pay & shop), items & ~pay, shop & ~pay, after,
+                                pools, pay))
                     return 1;
             }
         } else if (size + 1 < ROW_SIZE) {
@@ -513,7 +523,7 @@ static int cover_pay(Cover *v, u64 persons, u64 buys, u64 items, u64 shop, int d
             if (reach >= need) {
                 for (int l = 0; l < nl; l++) after[l] = slacks[l] - withdrawn[l];
                 if (cover_pay(v, persons, buys, items, shop, demand, usable, n, j + 1, chosen | 1ULL << card, paid,
-                              size + 1, room, after))
+                              size + 1, room, after, pools))
                     return 1;
             }
         }
@@ -522,7 +532,8 @@ static int cover_pay(Cover *v, u64 persons, u64 buys, u64 items, u64 shop, int d
 }
 
 /* Adaman._cover_keeps, `slacks` the Hall slacks of (persons, items, shop). */
-static int cover_keeps(Cover *v, u64 persons, u64 buys, u64 items, u64 shop, const lanes_t *slacks) {
+static int cover_keeps(Cover *v, u64 persons, u64 buys, u64 items, u64 shop, const lanes_t *slacks,
+                       const Pools *known, u64 paid) {
     const Ctx *c = v->c;
     if (--v->budget < 0) return 1;
     u64 demands = persons | buys, useful = 0;
@@ -542,12 +553,22 @@ static int cover_keeps(Cover *v, u64 persons, u64 buys, u64 items, u64 shop, con
     if (lanes_negative(slacks, c->nlanes)) return 0;
     u64 available = items | shop;
     int least = 0, demand = -1, fewest = INT32_MAX;
+    Pools pools;
+    pools.demands = demands;
+    u64 unchanged = known ? known->demands : 0;
     for (u64 m = demands; m; m &= m - 1) {
-        int d = lowest(m);
-        u64 pool = available & c->shares[d];
-        int over = least_overpay(c, c->rank[d], pool);
+        int d = lowest(m), over, count;
+        if (unchanged >> d & 1 && !(c->shares[d] & paid)) {
+            over = known->over[d];
+            count = known->count[d];
+        } else {
+            u64 pool = available & c->shares[d];
+            over = least_overpay(c, c->rank[d], pool);
+            count = popcount(pool);
+        }
         if (over < 0 || (least += over) > room) return 0;
-        int count = popcount(pool);
+        pools.over[d] = (signed char)over;
+        pools.count[d] = (signed char)count;
         if (count < fewest || (count == fewest && c->rank[d] > c->rank[demand])) {
             fewest = count;
             demand = d;
@@ -556,7 +577,7 @@ static int cover_keeps(Cover *v, u64 persons, u64 buys, u64 items, u64 shop, con
     int usable[MAX_CARDS], n = 0;
     for (u64 ordered = in_rank_order(c, available & c->shares[demand]); ordered; ordered &= ordered - 1)
         usable[n++] = c->by_rank[lowest(ordered)];
-    return cover_pay(v, persons, buys, items, shop, demand, usable, n, 0, 0, 0, 0, room, slacks);
+    return cover_pay(v, persons, buys, items, shop, demand, usable, n, 0, 0, 0, 0, room, slacks, &pools);
 }
 
 static int may_exceed(const Ctx *c, const State *s, int floor, int ceiling) {
@@ -567,7 +588,7 @@ static int may_exceed(const Ctx *c, const State *s, int floor, int ceiling) {
     Cover v = {c, kept_needed, COVER_NODE_LIMIT};
     lanes_t slacks[MAX_GROUPS / LANES];
     hall_slacks(c, remaining, owned, capital, slacks);
-    return cover_keeps(&v, remaining, 0, owned, capital, slacks);
+    return cover_keeps(&v, remaining, 0, owned, capital, slacks, NULL, 0);
 }
 
 /* guaranteed_score (Adaman.guaranteed_score): with at most 5 personalities left the
