@@ -109,6 +109,7 @@ typedef struct {
     u64 by_rank_bit[MAX_CARDS];       /* 1 << a card's place in by_rank (0: not there) */
     int personality_total, lowest_win_score;
     int minimal_payments;             /* search_moves: only minimal payments once the deck is empty */
+    int cover_gap;                    /* may_exceed: asked where the bound is at most this above the floor */
     uint8_t chunk[3][1u << CHUNK_BITS];
 } Ctx;
 
@@ -477,7 +478,6 @@ static inline int can_still_win(const Ctx *c, const State *s) {
 /* may_exceed (Adaman.may_exceed): the relaxation's exact static covering problem, searched
  * node for node as Adaman._cover_keeps (the same prunes, demand order, payment order and
  * node budget), so the search it cuts stays the Python engine's. */
-#define COVER_GAP 4           /* as in games/adaman.py */
 #define COVER_NODE_LIMIT 100  /* as in games/adaman.py */
 
 typedef struct {
@@ -582,7 +582,7 @@ static int cover_keeps(Cover *v, u64 persons, u64 buys, u64 items, u64 shop, con
 
 static int may_exceed(const Ctx *c, const State *s, int floor, int ceiling) {
     int kept_needed = floor + 1 - c->personality_total;
-    if (ceiling - floor > COVER_GAP || kept_needed < 0 || s->status != PLAYING) return 1;
+    if (ceiling - floor > c->cover_gap || kept_needed < 0 || s->status != PLAYING) return 1;
     u64 remaining, owned, capital;
     relaxation(c, s, &remaining, &owned, &capital);
     Cover v = {c, kept_needed, COVER_NODE_LIMIT};
@@ -718,7 +718,7 @@ PyDoc_STRVAR(solve_doc,
 "\n"
 "The Adaman 'pruned' search, compiled.  deck: card indices top first; the state as in\n"
 "AdamanState; tables = (rank, personality_bits, shares, groups, touching_groups, by_rank,\n"
-"personality_total, lowest_win_score[, minimal_payments]) with groups a sequence of (demand, touching,\n"
+"personality_total, lowest_win_score[, minimal_payments, cover_gap]) with groups a sequence of (demand, touching,\n"
 "straddling) masks and touching_groups[i] a mask over group numbers; mode 'optimal' or\n"
 "'winnable'; time_limit (seconds), max_states, max_table: None for no limit; lds_rounds:\n"
 "rounds of limited discrepancy search before the complete winnability search.\n"
@@ -755,8 +755,10 @@ static PyObject *core_solve(PyObject *self, PyObject *args) {
     }
     {
         PyObject *rank_obj, *pers_obj, *shares_obj, *groups_obj, *touching_obj, *by_rank_obj;
-        if (!PyArg_ParseTuple(tables, "OOOOOOii|p", &rank_obj, &pers_obj, &shares_obj, &groups_obj, &touching_obj,
-                              &by_rank_obj, &c->personality_total, &c->lowest_win_score, &c->minimal_payments))
+        c->cover_gap = -1;  /* not given: the cover is never asked */
+        if (!PyArg_ParseTuple(tables, "OOOOOOii|pi", &rank_obj, &pers_obj, &shares_obj, &groups_obj, &touching_obj,
+                              &by_rank_obj, &c->personality_total, &c->lowest_win_score, &c->minimal_payments,
+                              &c->cover_gap))
             goto done;
         int nrank, nshares, ntouch;
         if (read_int_sequence(rank_obj, c->rank, MAX_CARDS, &nrank, "rank") < 0) goto done;

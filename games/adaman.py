@@ -44,9 +44,12 @@ LOSS_TEST_MOST_LEFT = 12
 SUMS_MASK = (1 << 64) - 1  # _least_overpay's sums in one word: a minimal payment totals under 20
 # may_exceed decides the exact static cover only where the fast bound is at most COVER_GAP
 # above the floor (further up it seldom cuts, and a cut there saves little beyond the
-# test's cost) and gives up (no cut) after COVER_NODE_LIMIT of its nodes.  (The same
-# numbers are in games/_adaman_core.c.)
+# test's cost) and gives up (no cut) after COVER_NODE_LIMIT of its nodes (the same limit
+# is in games/_adaman_core.c).  With all eight Pawns and Courts it is never asked: there
+# it cost more than it saved (seeds 0-39 at 10 s beside e45b13b: 26.7 -> 33.3 s on the 16
+# deals both decided, 2 of them faster, and deal 29 no longer decided).
 COVER_GAP = 4
+NEVER = -1
 COVER_NODE_LIMIT = 100
 COMPILED_ENTRY_BYTES = 32  # a 16-byte slot in a table kept at most half full
 
@@ -171,6 +174,7 @@ class Adaman(Game):
         non_personality_ranks = sorted((c.rank for c in self.cards if not c.personality), reverse=True)
         # A win leaves at most ROW_SIZE - 1 resources unspent: the winning move paid one.
         self.max_score = self.personality_total + sum(non_personality_ranks[: ROW_SIZE - 1])
+        self.cover_gap = NEVER if pawns_courts == "all" else COVER_GAP
         self.variant = self._variant_text()
         self._prepare_bounds()
         self._tables_for_c = None  # built on the first compiled_solve
@@ -466,14 +470,14 @@ class Adaman(Game):
         is integrality and disjointness: cards come in lumps, a lump paying a smaller rank
         wastes the difference, and one card cannot pay two personalities.
 
-        Asked only where the fast bound (`ceiling`) is within COVER_GAP of the floor: there
+        Asked only where the fast bound (`ceiling`) is within `cover_gap` of the floor: there
         most positions the bound lets through fail this test, and the search is cut before
         its moves are made (issue 3: Adaman 0-99 beside the bound alone, a median of 1.52
         times fewer states, median 0.190 to 0.164 s); further up the tests grow and cut
         less, and cost more than they save.  A floor below any win's score is never
         refuted here."""
         kept_needed = floor + 1 - self.personality_total
-        if ceiling - floor > COVER_GAP or kept_needed < 0 or state.status != PLAYING:
+        if ceiling - floor > self.cover_gap or kept_needed < 0 or state.status != PLAYING:
             return True
         remaining, owned, capital = self._relaxation(state)
         return self._cover_keeps(remaining, 0, owned, capital, kept_needed, [COVER_NODE_LIMIT])
@@ -755,7 +759,7 @@ class Adaman(Game):
             minimal = type(self).search_moves is not Game.search_moves
             self._tables_for_c = (
                 RANK, PERSONALITY_BITS, SHARES, self._hall_groups, group_masks, self._by_rank,
-                self.personality_total, self.lowest_win_score, minimal,
+                self.personality_total, self.lowest_win_score, minimal, self.cover_gap,
             )
         return self._tables_for_c
 
