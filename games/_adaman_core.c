@@ -110,6 +110,7 @@ typedef struct {
     int personality_total, lowest_win_score;
     int minimal_payments;             /* search_moves: only minimal payments once the deck is empty */
     int cover_gap;                    /* may_exceed: asked where the bound is at most this above the floor */
+    int cover_node_limit;             /* may_exceed: nodes of the cover's search before it gives up */
     uint8_t chunk[3][1u << CHUNK_BITS];
 } Ctx;
 
@@ -365,13 +366,18 @@ static inline int least_overpays(const Ctx *c, u64 people, u64 available) {
     return total;
 }
 
-/* Adaman._least_waste: what the personalities must overpay, and the owned cards no
- * personality left and no Capital card can use, less the 4 best of them. */
-static inline int least_waste(const Ctx *c, u64 remaining, u64 owned, u64 capital) {
-    u64 useful = 0, available = owned | capital;
-    for (u64 m = remaining | capital; m; m &= m - 1) useful |= c->shares[lowest(m)];
+/* Adaman._unused_waste: the owned cards sharing a suit with none of `people` and no
+ * Capital card, less the 4 best of them. */
+static inline int unused_waste(const Ctx *c, u64 people, u64 owned, u64 capital) {
+    u64 useful = 0;
+    for (u64 m = people | capital; m; m &= m - 1) useful |= c->shares[lowest(m)];
     u64 dead = owned & ~useful;
-    return (dead ? rank_sum(c, dead) - best_cards(c, dead) : 0) + least_overpays(c, remaining, available);
+    return dead ? rank_sum(c, dead) - best_cards(c, dead) : 0;
+}
+
+/* Adaman._least_waste: what the personalities must overpay, and unused_waste. */
+static inline int least_waste(const Ctx *c, u64 remaining, u64 owned, u64 capital) {
+    return unused_waste(c, remaining, owned, capital) + least_overpays(c, remaining, owned | capital);
 }
 
 /* Adaman._rank_left: the owned rank less the personalities' and least_waste. */
@@ -478,7 +484,6 @@ static inline int can_still_win(const Ctx *c, const State *s) {
 /* may_exceed (Adaman.may_exceed): the relaxation's exact static covering problem, searched
  * node for node as Adaman._cover_keeps (the same prunes, demand order, payment order and
  * node budget), so the search it cuts stays the Python engine's. */
-#define COVER_NODE_LIMIT 100  /* as in games/adaman.py */
 
 typedef struct {
     const Ctx *c;
@@ -536,11 +541,8 @@ static int cover_keeps(Cover *v, u64 persons, u64 buys, u64 items, u64 shop, con
                        const Pools *known, u64 paid) {
     const Ctx *c = v->c;
     if (--v->budget < 0) return 1;
-    u64 demands = persons | buys, useful = 0;
-    int room = rank_sum(c, items) - rank_sum(c, demands) - v->kept_needed;
-    for (u64 m = demands | shop; m; m &= m - 1) useful |= c->shares[lowest(m)];
-    u64 dead = items & ~useful;
-    if (dead) room -= rank_sum(c, dead) - best_cards(c, dead);
+    u64 demands = persons | buys;
+    int room = rank_sum(c, items) - rank_sum(c, demands) - v->kept_needed - unused_waste(c, demands, items, shop);
     if (room < 0) return 0;
     if (!demands) {
         u64 affordable = 0;
@@ -585,7 +587,7 @@ static int may_exceed(const Ctx *c, const State *s, int floor, int ceiling) {
     if (ceiling - floor > c->cover_gap || kept_needed < 0 || s->status != PLAYING) return 1;
     u64 remaining, owned, capital;
     relaxation(c, s, &remaining, &owned, &capital);
-    Cover v = {c, kept_needed, COVER_NODE_LIMIT};
+    Cover v = {c, kept_needed, c->cover_node_limit};
     lanes_t slacks[MAX_GROUPS / LANES];
     hall_slacks(c, remaining, owned, capital, slacks);
     return cover_keeps(&v, remaining, 0, owned, capital, slacks, NULL, 0);
@@ -718,7 +720,7 @@ PyDoc_STRVAR(solve_doc,
 "\n"
 "The Adaman 'pruned' search, compiled.  deck: card indices top first; the state as in\n"
 "AdamanState; tables = (rank, personality_bits, shares, groups, touching_groups, by_rank,\n"
-"personality_total, lowest_win_score[, minimal_payments, cover_gap]) with groups a sequence of (demand, touching,\n"
+"personality_total, lowest_win_score[, minimal_payments, cover_gap, cover_node_limit]) with groups a sequence of (demand, touching,\n"
 "straddling) masks and touching_groups[i] a mask over group numbers; mode 'optimal' or\n"
 "'winnable'; time_limit (seconds), max_states, max_table: None for no limit; lds_rounds:\n"
 "rounds of limited discrepancy search before the complete winnability search.\n"
@@ -756,9 +758,9 @@ static PyObject *core_solve(PyObject *self, PyObject *args) {
     {
         PyObject *rank_obj, *pers_obj, *shares_obj, *groups_obj, *touching_obj, *by_rank_obj;
         c->cover_gap = -1;  /* not given: the cover is never asked */
-        if (!PyArg_ParseTuple(tables, "OOOOOOii|pi", &rank_obj, &pers_obj, &shares_obj, &groups_obj, &touching_obj,
+        if (!PyArg_ParseTuple(tables, "OOOOOOii|pii", &rank_obj, &pers_obj, &shares_obj, &groups_obj, &touching_obj,
                               &by_rank_obj, &c->personality_total, &c->lowest_win_score, &c->minimal_payments,
-                              &c->cover_gap))
+                              &c->cover_gap, &c->cover_node_limit))
             goto done;
         int nrank, nshares, ntouch;
         if (read_int_sequence(rank_obj, c->rank, MAX_CARDS, &nrank, "rank") < 0) goto done;

@@ -44,8 +44,8 @@ LOSS_TEST_MOST_LEFT = 12
 SUMS_MASK = (1 << 64) - 1  # _least_overpay's sums in one word: a minimal payment totals under 20
 # may_exceed decides the exact static cover only where the fast bound is at most COVER_GAP
 # above the floor (further up it seldom cuts, and a cut there saves little beyond the
-# test's cost) and gives up (no cut) after COVER_NODE_LIMIT of its nodes (the same limit
-# is in games/_adaman_core.c).  With all eight Pawns and Courts it is never asked: there
+# test's cost) and gives up (no cut) after COVER_NODE_LIMIT of its nodes (both go to the
+# compiled engine with its tables).  With all eight Pawns and Courts it is never asked: there
 # it cost more than it saved (seeds 0-39 at 10 s beside e45b13b: 26.7 -> 33.3 s on the 16
 # deals both decided, 2 of them faster, and deal 29 no longer decided).
 COVER_GAP = 4
@@ -175,6 +175,7 @@ class Adaman(Game):
         # A win leaves at most ROW_SIZE - 1 resources unspent: the winning move paid one.
         self.max_score = self.personality_total + sum(non_personality_ranks[: ROW_SIZE - 1])
         self.cover_gap = NEVER if pawns_courts == "all" else COVER_GAP
+        self.cover_node_limit = COVER_NODE_LIMIT
         self.variant = self._variant_text()
         self._prepare_bounds()
         self._tables_for_c = None  # built on the first compiled_solve
@@ -480,7 +481,7 @@ class Adaman(Game):
         if ceiling - floor > self.cover_gap or kept_needed < 0 or state.status != PLAYING:
             return True
         remaining, owned, capital = self._relaxation(state)
-        return self._cover_keeps(remaining, 0, owned, capital, kept_needed, [COVER_NODE_LIMIT])
+        return self._cover_keeps(remaining, 0, owned, capital, kept_needed, [self.cover_node_limit])
 
     def _cover_keeps(self, persons: int, buys: int, items: int, shop: int, kept_needed: int,
                      budget: list[int]) -> bool:
@@ -499,12 +500,7 @@ class Adaman(Game):
         if budget[0] < 0:
             return True
         demands = persons | buys
-        room = total_rank(items) - total_rank(demands) - kept_needed
-        useful = 0
-        for card in bits(demands | shop):
-            useful |= SHARES[card]
-        dead = items & ~useful
-        room -= total_rank(dead) - self._best_cards(dead)
+        room = total_rank(items) - total_rank(demands) - kept_needed - self._unused_waste(demands, items, shop)
         if room < 0:
             return False
         if not demands:  # a Capital card kept is bought with owned cards first
@@ -670,11 +666,16 @@ class Adaman(Game):
         was the bound that held, a median of 17 points above the true value, and along
         the best lines 13 of those went on overpaying personalities (issue 3; 0-99 with
         this: a median of 1.12 times fewer states, up to 2.08)."""
+        return self._unused_waste(remaining, owned, capital) + self._least_overpays(remaining, owned | capital)
+
+    def _unused_waste(self, people: int, owned: int, capital: int) -> int:
+        """The rank of the owned cards sharing a suit with none of `people` and no Capital
+        card, less the 4 best of them: nothing can use them, and a win keeps 4 at most."""
         useful = 0
-        for card in bits(remaining | capital):
+        for card in bits(people | capital):
             useful |= SHARES[card]
         dead = owned & ~useful
-        return total_rank(dead) - self._best_cards(dead) + self._least_overpays(remaining, owned | capital)
+        return total_rank(dead) - self._best_cards(dead)
 
     @staticmethod
     def _least_overpays(people: int, available: int) -> int:
@@ -759,7 +760,7 @@ class Adaman(Game):
             minimal = type(self).search_moves is not Game.search_moves
             self._tables_for_c = (
                 RANK, PERSONALITY_BITS, SHARES, self._hall_groups, group_masks, self._by_rank,
-                self.personality_total, self.lowest_win_score, minimal, self.cover_gap,
+                self.personality_total, self.lowest_win_score, minimal, self.cover_gap, self.cover_node_limit,
             )
         return self._tables_for_c
 
