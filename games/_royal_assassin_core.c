@@ -57,7 +57,9 @@ typedef uint64_t u64;
 #define MAX_DEPTH 512         /* a line turns each card once and plays it at most twice */
 #define MAX_MOVES 16
 #define NMOVE_NAMES 24
-#define INITIAL_CAPACITY (1u << 14)
+/* Small to start: a new table's pages are faulted in, which at 2^14 slots was most of a
+ * typical deal's time (0.54 -> 0.10 ms on seed 1). */
+#define INITIAL_CAPACITY (1u << 10)
 #define RESET_SHRINKS 1       /* an emptied table goes back to INITIAL_CAPACITY */
 
 enum { PLAYING = 0, FINISHED_WON = 1, FINISHED_LOST = 2 };
