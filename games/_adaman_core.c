@@ -431,21 +431,41 @@ static int hall_loss_fits(const Ctx *c, const int *people, int n, int i, u64 cho
     return hall_loss_fits(c, people, n, i + 1, chosen, room, slacks);
 }
 
-/* move_bounds (Adaman.move_bounds): per move, the bound from its waste alone; a move still
- * above floor whose relaxation fails the Hall test after it, before the deal (_before_deal
- * then _hall_slacks), is bounded by a loss.  The slacks after a move are the position's
- * less the move's cards per group (lanes): paid cards leave the owned supply, a Capital
- * card gained moves from the straddling supply to the owned one, a personality controlled
- * leaves the demand. */
+/* move_bounds (Adaman.move_bounds): per move, the child's rank count (less what the move
+ * pays and the card a Capital target's departure deals to the Capital, plus the target;
+ * less the least overpays of the personalities left as they are now); a move still above
+ * floor whose child's relaxation fails the Hall test (_child_relaxation then _hall_slacks)
+ * is bounded by a loss.  The child's slacks are the position's less the move's cards per
+ * group (lanes): paid cards leave the owned supply, a Capital card gained moves from the
+ * straddling supply to the owned one and the card dealt in its place the other way, a
+ * personality controlled leaves the demand. */
 static inline void move_bounds(const Ctx *c, const State *s, const Move *moves, int n, int floor, int *out) {
     u64 remaining, owned, capital;
     relaxation(c, s, &remaining, &owned, &capital);
     int most = c->personality_total + rank_sum(c, owned) - rank_sum(c, remaining), loss = c->lowest_win_score - 1;
+    /* _pulled_card: what a Capital target's departure deals to the Capital (R8) */
+    int next = s->dealt < c->size && !(c->pers >> c->deck[s->dealt] & 1) ? c->deck[s->dealt] : -1;
     lanes_t slack[MAX_GROUPS / LANES];
     int lanes_ready = 0;
+    /* _each_least_overpay: a child has fewer cards, so overpays no less (all 0 where
+     * one cannot be paid) */
+    int over[MAX_CARDS], overs = 0;
+    u64 available = owned | capital;
+    for (u64 rest = remaining; rest; rest &= rest - 1) {
+        int p = lowest(rest);
+        over[p] = least_overpay(c, c->rank[p], available & c->shares[p]);
+        if (over[p] < 0) { overs = -1; break; }
+        overs += over[p];
+    }
+    if (overs < 0) {
+        overs = 0;
+        for (u64 rest = remaining; rest; rest &= rest - 1) over[lowest(rest)] = 0;
+    }
     for (int i = 0; i < n; i++) {
         Move m = moves[i];
-        int bound = most - rank_sum(c, m.payment) + c->rank[m.target];
+        int pulls = next >= 0 && (s->capital >> m.target & 1);
+        int bound = most - rank_sum(c, m.payment) + c->rank[m.target] - (pulls ? c->rank[next] : 0)
+                    - overs + (c->pers >> m.target & 1 ? over[m.target] : 0);
         if (bound < loss) bound = loss;
         if (bound > floor) {
             if (!lanes_ready) {
@@ -461,6 +481,8 @@ static inline void move_bounds(const Ctx *c, const State *s, const Move *moves, 
                 int card = lowest(pay);
                 for (int v = 0; v < c->nlanes; v++) after[v] -= c->lane_touching[card][v];
             }
+            if (pulls)
+                for (int v = 0; v < c->nlanes; v++) after[v] += c->lane_straddling[next][v] - c->lane_touching[next][v];
             if (lanes_negative(after, c->nlanes)) {  /* a group falls short: _bound_failing_hall */
                 bound = loss;
                 if (floor < loss && c->personality_total - floor - 1 <= LOSS_TEST_MOST_LEFT) {

@@ -13,7 +13,7 @@ import random
 import pytest
 
 from games import make_game
-from games.adaman import _least_overpay
+from games.adaman import PLAYING, _least_overpay, total_rank
 from games.decks import decktet_lookup
 from solver.cpsat import refined_upper_bound
 from solver.search import WON, Budget, solve
@@ -66,12 +66,14 @@ def test_bound_is_never_below_a_score_play_reaches(variant):
 def test_a_move_bound_is_never_below_the_bound_of_its_child(variant):
     """The search lets a move's bound stand in for a child it does not make, so for every
     legal move of every playout position it must be at least the child's own (sound,
-    above) bound, both the waste count alone and, with a floor below it, with the Hall
-    test of what the move leaves before the deal; and each must bite: the waste count
-    often below what the position's bound allows, the Hall test often ruling out any win
-    where the waste count does not (the children the search no longer makes)."""
+    above) bound, both the rank count alone and, with a floor below it, with the Hall
+    test of the child's relaxation; and each must bite: the rank count often below what
+    the position's bound allows, never above the child's own rank count (so it counts
+    the card the Capital draws, and without the Excuse, whose relaxation counts the
+    Capital as owned), the Hall test often ruling out any win where the rank count does
+    not (the children the search no longer makes)."""
     game = GAMES[variant]
-    checked = below_parent = no_win = 0
+    checked = below_parent = no_win = drawn = 0
     for seed in range(40):
         for state in seeded_playout(game, seed)[:-1]:
             moves = game.legal_moves(state)
@@ -79,21 +81,28 @@ def test_a_move_bound_is_never_below_the_bound_of_its_child(variant):
             waste = game.move_bounds(state, moves)
             whole = game.move_bounds(state, moves, -1)
             for move, bound, with_hall in zip(moves, waste, whole):
-                child = game.score_upper_bound(game.apply(state, move))
+                after = game.apply(state, move)
+                child = game.score_upper_bound(after)
                 assert bound >= with_hall >= child, (game.describe(state), game.format_move(state, move))
                 checked += 1
                 below_parent += bound < parent
                 no_win += with_hall < game.lowest_win_score <= bound
+                if variant != "excuse" and after.status == PLAYING and move[1]:
+                    remaining, owned, _ = game._relaxation(after)
+                    count = game.personality_total + total_rank(owned) - total_rank(remaining)
+                    assert bound <= max(game.lowest_win_score - 1, count), (game.describe(state), move)
+                    drawn += state.capital >> move[0] & 1 and after.dealt > state.dealt
     assert checked > 1000 and below_parent > checked // 4, (checked, below_parent)
     assert no_win > checked // 40, (checked, no_win)
+    assert variant == "excuse" or drawn > checked // 20, (checked, drawn)
 
 
 @pytest.mark.parametrize("variant", sorted(GAMES))
 def test_a_move_bound_at_a_loss_floor_rules_out_only_what_the_child_rules_out(variant):
     """Below a win's score (the level probes of a lost deal ask for a loss scoring floor +
     1 or more), a move bounded at or below the floor must leave a child that its own tests
-    rule out too: no win, and no loss at the level (the move's test, before the deal, is
-    never weaker than the child's).  And it must bite."""
+    rule out too: no win, and no loss at the level (the move's test, on the child's
+    relaxation, is never weaker than the child's).  And it must bite."""
     game = GAMES[variant]
     checked = ruled_out = 0
     for seed in range(40):
