@@ -399,7 +399,8 @@ class Adaman(Game):
         child has fewer cards to pay with); a win keeps no more than that.  A loss
         scores below any win.  Most children the optimal search would make fall below
         its floor on this count alone (issue 3: counting the Capital's draw and the
-        overpays here, Adaman 0-39 beside 92fd4e5, a median of 1.58 times fewer states).
+        overpays here, Adaman 0-199 beside 92fd4e5, a median of 1.69 times fewer states,
+        each deal a median of 1.21 times faster).
 
         A move still above `floor` is also put to the Hall test (`_hall_slacks`) on the
         child's relaxation: where it fails no win is left, so a loss bounds the move
