@@ -356,16 +356,23 @@ static inline int least_overpay(const Ctx *c, int need, u64 pool) {
     return reach ? lowest(reach) : -1;
 }
 
-/* Adaman._least_overpays: the least overpays of `people` in all; NO_PAYMENT when one of
- * them cannot be paid from `available`. */
-static inline int least_overpays(const Ctx *c, u64 people, u64 available) {
+/* Adaman._each_least_overpay: each of `people`'s least overpay into over[] (by card), and
+ * their total; NO_PAYMENT when one of them cannot be paid from `available`. */
+static inline int each_least_overpay(const Ctx *c, u64 people, u64 available, int *over) {
     int total = 0;
     for (; people; people &= people - 1) {
-        int p = lowest(people), over = least_overpay(c, c->rank[p], available & c->shares[p]);
-        if (over < 0) return NO_PAYMENT;
-        total += over;
+        int p = lowest(people);
+        over[p] = least_overpay(c, c->rank[p], available & c->shares[p]);
+        if (over[p] < 0) return NO_PAYMENT;
+        total += over[p];
     }
     return total;
+}
+
+/* Adaman._least_overpays: the least overpays of `people` in all, or NO_PAYMENT. */
+static inline int least_overpays(const Ctx *c, u64 people, u64 available) {
+    int over[MAX_CARDS];
+    return each_least_overpay(c, people, available, over);
 }
 
 /* Adaman._unused_waste: the owned cards sharing a suit with none of `people` and no
@@ -447,17 +454,10 @@ static inline void move_bounds(const Ctx *c, const State *s, const Move *moves, 
     int next = s->dealt < c->size && !(c->pers >> c->deck[s->dealt] & 1) ? c->deck[s->dealt] : -1;
     lanes_t slack[MAX_GROUPS / LANES];
     int lanes_ready = 0;
-    /* _each_least_overpay: a child has fewer cards, so overpays no less (all 0 where
-     * one cannot be paid) */
-    int over[MAX_CARDS], overs = 0;
-    u64 available = owned | capital;
-    for (u64 rest = remaining; rest; rest &= rest - 1) {
-        int p = lowest(rest);
-        over[p] = least_overpay(c, c->rank[p], available & c->shares[p]);
-        if (over[p] < 0) { overs = -1; break; }
-        overs += over[p];
-    }
-    if (overs < 0) {
+    /* each personality's least overpay now: a child has fewer cards, so overpays no less
+     * (a loss, where one cannot be paid: the overpays bound nothing) */
+    int over[MAX_CARDS], overs = each_least_overpay(c, remaining, owned | capital, over);
+    if (overs == NO_PAYMENT) {
         overs = 0;
         for (u64 rest = remaining; rest; rest &= rest - 1) over[lowest(rest)] = 0;
     }

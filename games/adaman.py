@@ -413,6 +413,8 @@ class Adaman(Game):
         relaxation = self._relaxation(state)
         remaining, owned, capital = relaxation
         overpays = self._each_least_overpay(remaining, owned | capital)
+        if overpays is None:  # a loss: the overpays bound nothing
+            overpays = dict.fromkeys(bits(remaining), 0)
         pulled = self._pulled_card(state)
         left = total_rank(owned) - total_rank(remaining) - sum(overpays.values())
         loss, most = self.lowest_win_score - 1, self.personality_total + left
@@ -472,14 +474,14 @@ class Adaman(Game):
         return None if PERSONALITY_BITS >> card & 1 else card
 
     @staticmethod
-    def _each_least_overpay(people: int, available: int) -> dict[int, int]:
-        """Each of `people`'s least overpay from `available` (`_least_overpay`); all 0 when
-        one of them cannot be paid (a loss, which the overpays do not bound)."""
+    def _each_least_overpay(people: int, available: int) -> dict[int, int] | None:
+        """Each of `people`'s least overpay from `available` (`_least_overpay`); None when
+        one of them cannot be paid."""
         overpays = {}
         for person in bits(people):
             over = _least_overpay(RANK[person], available & SHARES[person])
             if over is None:
-                return dict.fromkeys(bits(people), 0)
+                return None
             overpays[person] = over
         return overpays
 
@@ -718,14 +720,9 @@ class Adaman(Game):
     @staticmethod
     def _least_overpays(people: int, available: int) -> int:
         """What paying each of `people` from `available` must overpay at least, in all
-        (`_least_overpay` each); NO_PAYMENT when one of them cannot be paid."""
-        total = 0
-        for person in bits(people):
-            over = _least_overpay(RANK[person], available & SHARES[person])
-            if over is None:
-                return NO_PAYMENT
-            total += over
-        return total
+        (`_each_least_overpay`); NO_PAYMENT when one of them cannot be paid."""
+        overpays = Adaman._each_least_overpay(people, available)
+        return NO_PAYMENT if overpays is None else sum(overpays.values())
 
     def _best_cards(self, cards: int) -> int:
         """The rank of the 4 best of `cards`: the most a win can keep of them."""
