@@ -412,9 +412,8 @@ class Adaman(Game):
             return [self.max_score] * len(moves)
         relaxation = self._relaxation(state)
         remaining, owned, capital = relaxation
-        overpays = self._each_least_overpay(remaining, owned | capital)
-        if overpays is None:  # a loss: the overpays bound nothing
-            overpays = dict.fromkeys(bits(remaining), 0)
+        # None where one cannot be paid: a loss, which the overpays do not bound
+        overpays = self._each_least_overpay(remaining, owned | capital) or {}
         pulled = self._pulled_card(state)
         left = total_rank(owned) - total_rank(remaining) - sum(overpays.values())
         loss, most = self.lowest_win_score - 1, self.personality_total + left
