@@ -8,7 +8,8 @@
  *     any dealing, DEAL with Palace overflow), outcome and score;
  *   - hooks: search_moves (legal_moves, less non-minimal payments once the deck is empty,
  *     when the Python side says its search_moves does that), order_moves (personalities first, then least waste; a stable sort of the
- *     legal_moves order), score_upper_bound (_relaxation, _hall_slacks, _spare_cards, _least_waste, _best_keepable),
+ *     legal_moves order), score_upper_bound (_relaxation, _hall_slacks, _spare_cards, _least_waste, _best_keepable,
+ *     _tail_keep),
  *     move_bounds, may_exceed (the exact static cover, searched), can_still_win,
  *     guaranteed_score and loss_can_reach (the level probes of a lost deal);
  *   - search: games/_search_core.h, shared with the Royal Assassin module and included
@@ -93,6 +94,10 @@ typedef struct {
     int deck[MAX_CARDS];
     u64 dealt_mask[MAX_CARDS + 1];
     u64 undealt_mask[MAX_CARDS + 1];
+    /* tail_keep, per deck index i: the non-personalities dealt after i, their rank, their
+     * count, and as a mask over places in by_rank (in_rank_order) */
+    u64 after_ordered[MAX_CARDS];
+    int after_rank[MAX_CARDS], after_count[MAX_CARDS];
     /* cards */
     int rank[MAX_CARDS];
     u64 shares[MAX_CARDS];
@@ -394,19 +399,68 @@ static inline int rank_left(const Ctx *c, u64 remaining, u64 owned, u64 capital)
     return rank_sum(c, owned) - rank_sum(c, remaining) - least_waste(c, remaining, owned, capital);
 }
 
-/* score_upper_bound for a PLAYING state. */
+/* Adaman._best_cards with a count: the rank of the `count` best of the cards `ordered`
+ * holds as a mask over places in by_rank (in_rank_order). */
+static inline int best_n_ordered(const Ctx *c, u64 ordered, int count) {
+    int total = 0;
+    for (; count > 0 && ordered; count--, ordered &= ordered - 1) total += c->rank[c->by_rank[lowest(ordered)]];
+    return total;
+}
+
+/* Adaman._tail_keep: `limit`, or less where the personalities still to be dealt cap
+ * what a win keeps; -1: no win.  over_of[] and fewest_of[] hold each remaining
+ * personality's least overpay and fewest cards from owned | capital. */
+static int tail_keep(const Ctx *c, const State *s, const int *over_of, const int *fewest_of, int limit) {
+    u64 undealt = c->undealt_mask[s->dealt];
+    if (!(undealt & c->pers)) return limit;
+    int keep = limit, over = 0, fewest = 0, need = 0;
+    u64 all = in_rank_order(c, s->resources | (s->capital & ~c->pers) | (undealt & ~c->pers));
+    for (int index = c->size - 1; index >= s->dealt; index--) {
+        int person = c->deck[index];
+        if (!(c->pers >> person & 1)) continue;
+        over += over_of[person];
+        fewest += fewest_of[person];
+        need += c->rank[person];
+        int count = ROW_SIZE + c->after_count[index] - fewest;
+        if (count < 0) return -1;
+        int by_rank = best_n_ordered(c, all & ~c->after_ordered[index], ROW_SIZE) + c->after_rank[index] - need - over;
+        if (by_rank < keep) keep = by_rank;
+        if (count < ROW_SIZE - 1) {
+            int by_count = best_n_ordered(c, all, count);
+            if (by_count < keep) keep = by_count;
+        }
+        if (keep < 0) return -1;
+    }
+    return keep;
+}
+
+/* score_upper_bound for a PLAYING state.  Each remaining personality's fewest cards
+ * (_spare_cards) and least overpay (_least_waste) are kept for tail_keep. */
 static int upper_bound(const Ctx *c, const State *s) {
     u64 remaining, owned, capital;
     lanes_t slacks[MAX_GROUPS / LANES];
     relaxation(c, s, &remaining, &owned, &capital);
     int need = rank_sum(c, remaining);
-    int spare = hall_slacks(c, remaining, owned, capital, slacks) ? spare_cards(c, remaining, owned, capital) : -1;
-    int left = spare >= 0 ? rank_left(c, remaining, owned, capital) : -1;
+    int over_of[MAX_CARDS], fewest_of[MAX_CARDS];
+    int spare = -1, left = -1;
+    u64 available = owned | capital;
+    if (hall_slacks(c, remaining, owned, capital, slacks)) {
+        spare = popcount(owned);
+        for (u64 m = remaining; m; m &= m - 1) {
+            int p = lowest(m);
+            fewest_of[p] = fewest_cards(c, p, available);
+            spare -= fewest_of[p];
+        }
+        if (spare >= 0) {
+            int overs = each_least_overpay(c, remaining, available, over_of);
+            left = rank_sum(c, owned) - need - unused_waste(c, remaining, owned, capital) - overs;
+        }
+    }
     if (left >= 0) {
         int keepable = best_keepable(c, owned, capital, slacks, spare < ROW_SIZE - 1 ? spare : ROW_SIZE - 1, left);
-        return c->personality_total + (keepable < left ? keepable : left);
+        int keep = tail_keep(c, s, over_of, fewest_of, keepable < left ? keepable : left);
+        if (keep >= 0) return c->personality_total + keep;
     }
-    u64 available = owned | capital;
     int coverable = 0, smallest = INT32_MAX;
     u64 rest = remaining;
     while (rest) {
@@ -859,6 +913,12 @@ static PyObject *core_solve(PyObject *self, PyObject *args) {
     c->dealt_mask[0] = 0;
     for (int i = 0; i < c->size; i++) c->dealt_mask[i + 1] = c->dealt_mask[i] | 1ULL << c->deck[i];
     for (int i = 0; i <= c->size; i++) c->undealt_mask[i] = c->dealt_mask[c->size] & ~c->dealt_mask[i];
+    for (int i = 0; i < c->size; i++) {
+        u64 after = c->undealt_mask[i + 1] & ~c->pers;
+        c->after_ordered[i] = in_rank_order(c, after);
+        c->after_rank[i] = rank_sum(c, after);
+        c->after_count[i] = popcount(after);
+    }
 
     result = solve_position(c, &root, optimal, time_obj, states_obj, table_obj, lds_rounds);
 

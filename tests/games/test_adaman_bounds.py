@@ -242,6 +242,46 @@ def test_the_waste_of_lumps_tightens_the_bound_and_never_passes_the_optimum():
     assert tighter >= 3, tighter
 
 
+def test_the_tail_bound_never_passes_the_optimum_where_it_bites():
+    """Along seeded playouts, at the positions where the tail bound (`_tail_keep`: what
+    Resources, which hold 5 cards, can carry past the moment the last personalities are
+    dealt) lowers the bound, it stays at or above the optimum that the search without it
+    proves (the Python engine, with the tail bound switched off)."""
+    game = GAMES["basic"]
+    without_tail = make_game("adaman")
+    without_tail._tail_keep = lambda state, available, limit: limit
+    checked = 0
+    for seed in range(200):
+        for state in seeded_playout(game, seed)[:-1]:
+            bound, before = game.score_upper_bound(state), without_tail.score_upper_bound(state)
+            assert bound <= before
+            if bound == before or len(state.deal.cards) - state.dealt > 14:
+                continue
+            result = solve(without_tail, state, "optimal", "pruned", Budget(max_states=20_000))
+            if result.exhausted:
+                continue
+            assert result.score <= bound, game.describe(state)
+            checked += 1
+    assert checked >= 15, checked
+
+
+def test_the_tail_bound_caps_a_deal_whose_personalities_come_last():
+    """Seed 787 ends Journey, Bard, Huntress, Penitent.  Those three are paid after Bard
+    is dealt, with the at most 5 cards Resources then hold and nothing dealt later; Bard
+    and Huntress take 2 cards at least, Penitent 1, so all 5 go and a win keeps nothing.
+    By the rank count and the 4 best cards the root bound is 66 + 40; with the tail bound
+    it is 66, the optimum (a win), which the search then only has to reach (issue 3:
+    8.2 s and 6.7 million states before)."""
+    game = GAMES["basic"]
+    root = game.initial_state(game.deal_from_seed(787))
+    without_tail = make_game("adaman")
+    without_tail._tail_keep = lambda state, available, limit: limit
+    assert without_tail.score_upper_bound(root) == 66 + 40
+    assert game.score_upper_bound(root) == 66
+    result = solve(game, root, "optimal", "compiled", Budget(time_limit=60))
+    assert (result.verdict, result.score) == (WON, 66)
+
+
 def winning_lines(game, seeds) -> list:
     """The positions along each win the (compiled) winnability search finds, which never
     consults the score bound or the cover test, start to end."""
