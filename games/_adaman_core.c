@@ -321,14 +321,17 @@ static inline int fewest_cards(const Ctx *c, int p, u64 available) {
     return NO_PAYMENT;
 }
 
-/* _spare_cards: how many cards a win could leave (negative: no win). */
-static inline int spare_cards(const Ctx *c, u64 remaining, u64 owned, u64 capital) {
+/* _spare_cards: how many cards a win could leave (negative: no win), each personality's
+ * fewest cards into fewest_of[] (by card) where it is not NULL. */
+static inline int spare_cards(const Ctx *c, u64 remaining, u64 owned, u64 capital, int *fewest_of) {
     int spare = popcount(owned);
     u64 available = owned | capital;
     while (remaining && spare >= 0) {
         int p = lowest(remaining);
         remaining &= remaining - 1;
-        spare -= fewest_cards(c, p, available);
+        int fewest = fewest_cards(c, p, available);
+        if (fewest_of) fewest_of[p] = fewest;
+        spare -= fewest;
     }
     return spare;
 }
@@ -340,13 +343,17 @@ static inline u64 in_rank_order(const Ctx *c, u64 cards) {
     return ordered;
 }
 
+/* Adaman._best_cards: the rank of the `count` best of the cards `ordered` holds as a
+ * mask over places in by_rank (in_rank_order). */
+static inline int best_n_ordered(const Ctx *c, u64 ordered, int count) {
+    int total = 0;
+    for (; count > 0 && ordered; count--, ordered &= ordered - 1) total += c->rank[c->by_rank[lowest(ordered)]];
+    return total;
+}
+
 /* Adaman._best_cards: the rank of the 4 best of `cards`. */
 static inline int best_cards(const Ctx *c, u64 cards) {
-    u64 ordered = in_rank_order(c, cards);
-    int total = 0;
-    for (int count = ROW_SIZE - 1; count && ordered; count--, ordered &= ordered - 1)
-        total += c->rank[c->by_rank[lowest(ordered)]];
-    return total;
+    return best_n_ordered(c, in_rank_order(c, cards), ROW_SIZE - 1);
 }
 
 /* _least_overpay: subset sums of the pool as the bits of one word; -1: it cannot pay.
@@ -389,22 +396,15 @@ static inline int unused_waste(const Ctx *c, u64 people, u64 owned, u64 capital)
     return dead ? rank_sum(c, dead) - best_cards(c, dead) : 0;
 }
 
-/* Adaman._least_waste: what the personalities must overpay, and unused_waste. */
-static inline int least_waste(const Ctx *c, u64 remaining, u64 owned, u64 capital) {
-    return unused_waste(c, remaining, owned, capital) + least_overpays(c, remaining, owned | capital);
+/* Adaman._least_waste: what the personalities must overpay (each into over_of[], by
+ * card), and unused_waste. */
+static inline int least_waste(const Ctx *c, u64 remaining, u64 owned, u64 capital, int *over_of) {
+    return unused_waste(c, remaining, owned, capital) + each_least_overpay(c, remaining, owned | capital, over_of);
 }
 
 /* Adaman._rank_left: the owned rank less the personalities' and least_waste. */
-static inline int rank_left(const Ctx *c, u64 remaining, u64 owned, u64 capital) {
-    return rank_sum(c, owned) - rank_sum(c, remaining) - least_waste(c, remaining, owned, capital);
-}
-
-/* Adaman._best_cards with a count: the rank of the `count` best of the cards `ordered`
- * holds as a mask over places in by_rank (in_rank_order). */
-static inline int best_n_ordered(const Ctx *c, u64 ordered, int count) {
-    int total = 0;
-    for (; count > 0 && ordered; count--, ordered &= ordered - 1) total += c->rank[c->by_rank[lowest(ordered)]];
-    return total;
+static inline int rank_left(const Ctx *c, u64 remaining, u64 owned, u64 capital, int *over_of) {
+    return rank_sum(c, owned) - rank_sum(c, remaining) - least_waste(c, remaining, owned, capital, over_of);
 }
 
 /* Adaman._tail_keep: `limit`, or less where the personalities still to be dealt cap
@@ -440,27 +440,16 @@ static int upper_bound(const Ctx *c, const State *s) {
     u64 remaining, owned, capital;
     lanes_t slacks[MAX_GROUPS / LANES];
     relaxation(c, s, &remaining, &owned, &capital);
-    int need = rank_sum(c, remaining);
-    int over_of[MAX_CARDS], fewest_of[MAX_CARDS];
-    int spare = -1, left = -1;
-    u64 available = owned | capital;
-    if (hall_slacks(c, remaining, owned, capital, slacks)) {
-        spare = popcount(owned);
-        for (u64 m = remaining; m; m &= m - 1) {
-            int p = lowest(m);
-            fewest_of[p] = fewest_cards(c, p, available);
-            spare -= fewest_of[p];
-        }
-        if (spare >= 0) {
-            int overs = each_least_overpay(c, remaining, available, over_of);
-            left = rank_sum(c, owned) - need - unused_waste(c, remaining, owned, capital) - overs;
-        }
-    }
+    int need = rank_sum(c, remaining), over_of[MAX_CARDS], fewest_of[MAX_CARDS];
+    int spare = hall_slacks(c, remaining, owned, capital, slacks) ? spare_cards(c, remaining, owned, capital, fewest_of)
+                                                                  : -1;
+    int left = spare >= 0 ? rank_left(c, remaining, owned, capital, over_of) : -1;
     if (left >= 0) {
         int keepable = best_keepable(c, owned, capital, slacks, spare < ROW_SIZE - 1 ? spare : ROW_SIZE - 1, left);
         int keep = tail_keep(c, s, over_of, fewest_of, keepable < left ? keepable : left);
         if (keep >= 0) return c->personality_total + keep;
     }
+    u64 available = owned | capital;
     int coverable = 0, smallest = INT32_MAX;
     u64 rest = remaining;
     while (rest) {
@@ -555,8 +544,9 @@ static inline int can_still_win(const Ctx *c, const State *s) {
     u64 remaining, owned, capital;
     lanes_t slacks[MAX_GROUPS / LANES];
     relaxation(c, s, &remaining, &owned, &capital);
-    return hall_slacks(c, remaining, owned, capital, slacks) && spare_cards(c, remaining, owned, capital) >= 0 &&
-           rank_left(c, remaining, owned, capital) >= 0;
+    int over_of[MAX_CARDS];
+    return hall_slacks(c, remaining, owned, capital, slacks) && spare_cards(c, remaining, owned, capital, NULL) >= 0 &&
+           rank_left(c, remaining, owned, capital, over_of) >= 0;
 }
 
 /* may_exceed (Adaman.may_exceed): the relaxation's exact static covering problem, searched
@@ -691,7 +681,7 @@ static int some_loss_fits(const Ctx *c, const int *people, int n, int i, u64 cho
             if (!(chosen >> people[j] & 1) && c->rank[people[j]] <= room) return 0;
         lanes_t slacks[MAX_GROUPS / LANES];
         u64 paid = remaining & ~chosen;
-        return hall_slacks(c, paid, owned, capital, slacks) && spare_cards(c, paid, owned, capital) >= 0 &&
+        return hall_slacks(c, paid, owned, capital, slacks) && spare_cards(c, paid, owned, capital, NULL) >= 0 &&
                rank_sum(c, owned) - rank_sum(c, paid) >= least_overpays(c, paid, owned | capital);
     }
     int r = c->rank[people[i]];
