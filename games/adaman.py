@@ -369,9 +369,10 @@ class Adaman(Game):
         it (`_hall_slacks`, a Hall-type condition) and by at least its fewest cards
         (`_spare_cards`); it then leaves at most 4 resources, no more than the cards to
         spare, and at most the rank of Resources and undealt cards less what the
-        personalities cost and what a win must waste (`_least_waste`).  Without a win, a
-        personality that no cards can cover stays uncontrolled, and at least one
-        personality does.
+        personalities cost and what a win must waste (`_least_waste`), and no more than
+        Resources, which hold 5 cards, can carry past the moment the personalities still
+        to be dealt arrive (`_tail_keep`).  Without a win, a personality that no cards can
+        cover stays uncontrolled, and at least one personality does.
         """
         if state.status != PLAYING:
             return self.outcome(state).score
