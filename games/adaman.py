@@ -415,7 +415,7 @@ class Adaman(Game):
         Not with the Excuse, which moves a card between the rows for free."""
         deal = state.deal
         undealt = deal.undealt_mask[state.dealt]
-        if not undealt & PERSONALITY_BITS or (undealt | state.capital | state.resources) & EXCUSE_BIT:
+        if not undealt & PERSONALITY_BITS or self._excuse_may_act(state):
             return limit
         keep, over, fewest, need = limit, 0, 0, 0
         spare_now = undealt & ~PERSONALITY_BITS
@@ -516,7 +516,7 @@ class Adaman(Game):
         Excuse may still move cards between the rows (the relaxation then counts the
         Capital's cards as owned too)."""
         deal = state.deal
-        if state.dealt == len(deal.cards) or (deal.undealt_mask[state.dealt] | state.capital | state.resources) & EXCUSE_BIT:
+        if state.dealt == len(deal.cards) or Adaman._excuse_may_act(state):
             return None
         card = deal.cards[state.dealt]
         return None if PERSONALITY_BITS >> card & 1 else card
@@ -677,9 +677,15 @@ class Adaman(Game):
         remaining = (state.capital | state.palace | undealt) & PERSONALITY_BITS
         owned = (state.resources | undealt) & ~PERSONALITY_BITS & ~EXCUSE_BIT  # the Excuse pays nothing (E5)
         capital = state.capital & ~PERSONALITY_BITS & ~EXCUSE_BIT
-        if (undealt | state.capital | state.resources) & EXCUSE_BIT:
+        if self._excuse_may_act(state):
             return remaining, owned | capital, 0  # the Excuse may move a Capital card for free (§9.1)
         return remaining, owned, capital
+
+    @staticmethod
+    def _excuse_may_act(state: AdamanState) -> bool:
+        """Whether the Excuse is still to come or on the table, so that it may yet move a
+        card between the Capital and Resources for free (§9.1)."""
+        return bool((state.deal.undealt_mask[state.dealt] | state.capital | state.resources) & EXCUSE_BIT)
 
     def _prepare_bounds(self) -> None:
         """Suit groups T for the Hall conditions: the personalities whose suits lie inside T
