@@ -8,7 +8,9 @@ solves each exactly (the compiled engine) and prints, by cards left in the deck:
 - the median gap of the fast bound (`score_upper_bound`) over the position's true optimum;
 - the same for the exact static covering problem CP-SAT answers (`refined_upper_bound`:
   integral payments, Capital cards bought before use, at most 4 kept);
-- how many positions each bound would cut (bound <= the deal's optimum).
+- how many positions each bound would cut (bound <= the deal's optimum);
+- how many of them cannot be won at all (their optimum is a loss): there the bound's
+  relaxation still finds a win keeping more than the deal's optimum keeps.
 
 It measures what a stronger bound could save (issue 3), not the search's speed:
 
@@ -73,19 +75,20 @@ def main() -> None:
             fast, exact = game.score_upper_bound(position), refined_upper_bound(game, position)
             assert exact >= truth and fast >= truth, game.describe(position)
             left = len(position.deal.cards) - position.dealt
-            rows[left].append((fast - truth, exact - truth, fast <= optimum, exact <= optimum))
+            rows[left].append((fast - truth, exact - truth, fast <= optimum, exact <= optimum,
+                               truth < game.lowest_win_score))
         print(f"seed {seed}: optimum {optimum}, {len(positions)} positions bounded above it, "
               f"{len(sample)} sampled", flush=True)
-    print("cards left | positions | median gap: fast, exact cover | cut by: fast, exact cover")
+    print("cards left | positions | median gap: fast, exact cover | cut by: fast, exact cover | no win")
     for left in sorted(rows):
         group = rows[left]
         print(f"{left:10} | {len(group):9} | {statistics.median(g[0] for g in group):10} "
               f"{statistics.median(g[1] for g in group):6} | {sum(g[2] for g in group):11} "
-              f"{sum(g[3] for g in group):5}")
+              f"{sum(g[3] for g in group):5} | {sum(g[4] for g in group):6}")
     every = [g for group in rows.values() for g in group]
     if every:
         print(f"all: {len(every)} positions, the exact cover would cut {sum(g[3] for g in every)}, "
-              f"the fast bound {sum(g[2] for g in every)}")
+              f"the fast bound {sum(g[2] for g in every)}; {sum(g[4] for g in every)} cannot be won")
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 """The measuring scripts of bench/ run as documented: bench/ab.py (two source trees side by
 side; a tree against itself agrees state for state) and bench/adaman_bound_gap.py (every
-sampled position's bounds are at least its solved optimum: the script asserts it)."""
+sampled position's bounds are at least its solved optimum: the script asserts it; it counts
+those that cannot be won)."""
 
 import re
 import subprocess
@@ -29,6 +30,7 @@ def test_bound_gap_script_solves_its_sample_and_reports_it():
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[0].startswith("seed 14: optimum 89, ")
-    summary = re.fullmatch(r"all: (\d+) positions, the exact cover would cut (\d+), the fast bound 0",
-                           done.stdout.splitlines()[-1])
+    summary = re.fullmatch(r"all: (\d+) positions, the exact cover would cut (\d+), the fast bound 0; "
+                           r"(\d+) cannot be won", done.stdout.splitlines()[-1])
     assert summary and 1 <= int(summary[1]) <= 6 and int(summary[2]) <= int(summary[1])
+    assert int(summary[3]) <= int(summary[1])
