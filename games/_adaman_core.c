@@ -88,6 +88,20 @@ typedef struct {
 #define LANES 8
 typedef int16_t lanes_t __attribute__((vector_size(2 * LANES)));
 
+/* move_bounds' loss test, per position: the sets a loss may leave uncontrolled, listed
+ * per set of personalities a move leaves (slot: the target, MAX_CARDS for a
+ * non-personality target), each as the demand it takes out of the groups. */
+#define MAX_LOSS_SETS 128
+typedef struct {
+    int n;
+    lanes_t eased[MAX_LOSS_SETS][MAX_GROUPS / LANES];
+} LossSets;
+
+typedef struct LossScratch {
+    unsigned long long now, stamp[MAX_CARDS + 1];
+    LossSets sets[MAX_CARDS + 1];
+} LossScratch;
+
 typedef struct {
     /* deal */
     int size;
@@ -119,6 +133,7 @@ typedef struct {
     int cover_gap;                    /* may_exceed: asked where the bound is at most this above the floor */
     int cover_node_limit;             /* may_exceed: nodes of the cover's search before it gives up */
     uint8_t chunk[3][1u << CHUNK_BITS];
+    struct LossScratch *scratch;      /* move_bounds' listed loss sets (written there) */
 } Ctx;
 
 /* ----- ranks ------------------------------------------------------------------------ */
@@ -481,6 +496,56 @@ static int hall_loss_fits(const Ctx *c, const int *people, int n, int i, u64 cho
     return hall_loss_fits(c, people, n, i + 1, chosen, room, slacks);
 }
 
+/* The sets hall_loss_fits tries, listed once for all the moves of a position that leave
+ * the same personalities (C only; the same answers): each as the demand it takes out of
+ * the groups, so that a move's test is one sum per set instead of a search.  n = -1: more
+ * than MAX_LOSS_SETS, hall_loss_fits itself is asked. */
+static void list_loss_sets(const Ctx *c, const int *people, int n, int i, u64 chosen, int room, const lanes_t *demand,
+                           LossSets *out) {
+    if (out->n < 0) return;
+    if (i == n) {
+        if (!chosen) return;
+        for (int j = 0; j < n; j++)
+            if (!(chosen >> people[j] & 1) && c->rank[people[j]] <= room) return;
+        if (out->n == MAX_LOSS_SETS) {
+            out->n = -1;
+            return;
+        }
+        memcpy(out->eased[out->n++], demand, (size_t)c->nlanes * sizeof(lanes_t));
+        return;
+    }
+    int p = people[i], r = c->rank[p];
+    if (r <= room) {
+        lanes_t more[MAX_GROUPS / LANES];
+        for (int v = 0; v < c->nlanes; v++) more[v] = demand[v] + c->lane_demand[p][v];
+        list_loss_sets(c, people, n, i + 1, chosen | 1ULL << p, room - r, more, out);
+    }
+    list_loss_sets(c, people, n, i + 1, chosen, room, demand, out);
+}
+
+/* hall_loss_fits over `left`, its sets listed in the scratch slot `key` on first use in
+ * this position (the scratch's stamp: the move_bounds call that listed them). */
+static int loss_fits_listed(const Ctx *c, u64 left, int key, int room, const lanes_t *slacks) {
+    LossScratch *scratch = c->scratch;
+    LossSets *sets = &scratch->sets[key];
+    int people[MAX_CARDS], np = 0;
+    if (scratch->stamp[key] != scratch->now || sets->n < 0)
+        for (u64 rest = left; rest; rest &= rest - 1) people[np++] = lowest(rest);
+    if (scratch->stamp[key] != scratch->now) {
+        lanes_t none[MAX_GROUPS / LANES] = {{0}};
+        sets->n = 0;
+        list_loss_sets(c, people, np, 0, 0, room, none, sets);
+        scratch->stamp[key] = scratch->now;
+    }
+    if (sets->n < 0) return hall_loss_fits(c, people, np, 0, 0, room, slacks);
+    for (int k = 0; k < sets->n; k++) {
+        lanes_t eased[MAX_GROUPS / LANES];
+        for (int v = 0; v < c->nlanes; v++) eased[v] = slacks[v] + sets->eased[k][v];
+        if (!lanes_negative(eased, c->nlanes)) return 1;
+    }
+    return 0;
+}
+
 /* move_bounds (Adaman.move_bounds): per move, the child's rank count (less what the move
  * pays and the card a Capital target's departure deals to the Capital, plus the target;
  * less the least overpays of the personalities left as they are now); a move still above
@@ -497,6 +562,7 @@ static inline void move_bounds(const Ctx *c, const State *s, const Move *moves, 
     int next = s->dealt < c->size && !(c->pers >> c->deck[s->dealt] & 1) ? c->deck[s->dealt] : -1;
     lanes_t slack[MAX_GROUPS / LANES];
     int lanes_ready = 0;
+    c->scratch->now++;  /* the sets listed for an earlier position are stale */
     /* each personality's least overpay now: a child has fewer cards, so overpays no less
      * (a loss, where one cannot be paid: the overpays bound nothing) */
     int over[MAX_CARDS], overs = each_least_overpay(c, remaining, owned | capital, over);
@@ -529,10 +595,10 @@ static inline void move_bounds(const Ctx *c, const State *s, const Move *moves, 
             if (lanes_negative(after, c->nlanes)) {  /* a group falls short: _bound_failing_hall */
                 bound = loss;
                 if (floor < loss && c->personality_total - floor - 1 <= LOSS_TEST_MOST_LEFT) {
-                    u64 left = c->pers >> t & 1 ? remaining & ~(1ULL << t) : remaining;
-                    int people[MAX_CARDS], np = 0;
-                    for (u64 rest = left; rest; rest &= rest - 1) people[np++] = lowest(rest);
-                    if (!hall_loss_fits(c, people, np, 0, 0, c->personality_total - floor - 1, after)) bound = floor;
+                    int person = c->pers >> t & 1;
+                    u64 left = person ? remaining & ~(1ULL << t) : remaining;
+                    if (!loss_fits_listed(c, left, person ? t : MAX_CARDS, c->personality_total - floor - 1, after))
+                        bound = floor;
                 }
             }
         }
@@ -672,31 +738,59 @@ static inline int guaranteed_score(const Ctx *c, const State *s) {
 
 /* Adaman._controllable_sets with the test of loss_can_reach: a non-empty set `chosen` of
  * the personalities people[0..n) left uncontrolled, of rank <= its room, none fitting
- * beside it, whose complement in `remaining` passes the Hall slacks and the card count. */
-static int some_loss_fits(const Ctx *c, const int *people, int n, int i, u64 chosen, int room, u64 remaining,
-                          u64 owned, u64 capital) {
+ * beside it, whose complement in the remaining ones passes the Hall slacks, the card count
+ * and the rank with the least overpays.  Each test is a sum over the personalities paid,
+ * so it is carried down as the remaining ones' totals plus what `chosen` takes out of them
+ * (C only; the same answers): `slacks` the Hall slacks, `spare` the owned cards less the
+ * fewest cards, `left` the owned rank less the ranks and least overpays, and `unpayable`
+ * the personalities nothing can pay. */
+typedef struct {
+    u64 unpayable;
+    int fewest[MAX_CARDS], over[MAX_CARDS];
+} LossTerms;
+
+static int some_loss_fits(const Ctx *c, const LossTerms *terms, const int *people, int n, int i, u64 chosen, int room,
+                          int spare, int left, const lanes_t *slacks) {
     if (i == n) {
         if (!chosen) return 0;
         for (int j = 0; j < n; j++)
             if (!(chosen >> people[j] & 1) && c->rank[people[j]] <= room) return 0;
-        lanes_t slacks[MAX_GROUPS / LANES];
-        u64 paid = remaining & ~chosen;
-        return hall_slacks(c, paid, owned, capital, slacks) && spare_cards(c, paid, owned, capital, NULL) >= 0 &&
-               rank_sum(c, owned) - rank_sum(c, paid) >= least_overpays(c, paid, owned | capital);
+        return spare >= 0 && !(terms->unpayable & ~chosen) && left >= 0 && !lanes_negative(slacks, c->nlanes);
     }
-    int r = c->rank[people[i]];
-    if (r <= room && some_loss_fits(c, people, n, i + 1, chosen | 1ULL << people[i], room - r, remaining, owned, capital))
-        return 1;
-    return some_loss_fits(c, people, n, i + 1, chosen, room, remaining, owned, capital);
+    int p = people[i], r = c->rank[p];
+    if (r <= room) {
+        lanes_t eased[MAX_GROUPS / LANES];
+        for (int v = 0; v < c->nlanes; v++) eased[v] = slacks[v] + c->lane_demand[p][v];
+        if (some_loss_fits(c, terms, people, n, i + 1, chosen | 1ULL << p, room - r, spare + terms->fewest[p],
+                           left + r + terms->over[p], eased))
+            return 1;
+    }
+    return some_loss_fits(c, terms, people, n, i + 1, chosen, room, spare, left, slacks);
 }
 
 /* loss_can_reach (Adaman.loss_can_reach) of a PLAYING state. */
 static int loss_can_reach(const Ctx *c, const State *s, int level) {
     u64 remaining, owned, capital;
     relaxation(c, s, &remaining, &owned, &capital);
-    int people[MAX_CARDS], n = 0;
-    for (u64 rest = remaining; rest; rest &= rest - 1) people[n++] = lowest(rest);
-    return some_loss_fits(c, people, n, 0, 0, c->personality_total - level, remaining, owned, capital);
+    u64 available = owned | capital;
+    LossTerms terms;
+    terms.unpayable = 0;
+    int people[MAX_CARDS], n = 0, spare = popcount(owned), left = rank_sum(c, owned);
+    for (u64 rest = remaining; rest; rest &= rest - 1) {
+        int p = lowest(rest);
+        people[n++] = p;
+        terms.fewest[p] = fewest_cards(c, p, available);
+        terms.over[p] = least_overpay(c, c->rank[p], available & c->shares[p]);
+        if (terms.over[p] < 0) {
+            terms.unpayable |= 1ULL << p;
+            terms.over[p] = 0;
+        }
+        spare -= terms.fewest[p];
+        left -= c->rank[p] + terms.over[p];
+    }
+    lanes_t slacks[MAX_GROUPS / LANES];
+    hall_slacks(c, remaining, owned, capital, slacks);
+    return some_loss_fits(c, &terms, people, n, 0, 0, c->personality_total - level, spare, left, slacks);
 }
 #define LEVEL_PROBES 1
 
@@ -809,6 +903,11 @@ static PyObject *core_solve(PyObject *self, PyObject *args) {
 
     Ctx *c = calloc(1, sizeof(Ctx));
     if (!c) return PyErr_NoMemory();
+    c->scratch = calloc(1, sizeof(LossScratch));
+    if (!c->scratch) {
+        free(c);
+        return PyErr_NoMemory();
+    }
     PyObject *result = NULL;
     State root;
     int n;
@@ -913,6 +1012,7 @@ static PyObject *core_solve(PyObject *self, PyObject *args) {
     result = solve_position(c, &root, optimal, time_obj, states_obj, table_obj, lds_rounds);
 
 done:
+    free(c->scratch);
     free(c);
     return result;
 }
