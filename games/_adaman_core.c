@@ -477,29 +477,13 @@ static int upper_bound(const Ctx *c, const State *s) {
     return c->personality_total - need + coverable;
 }
 
-/* _bound_failing_hall's test: some non-empty set `chosen` of the personalities
- * people[0..n), of rank <= its room, none fitting beside it, whose demand taken out of the
- * slack lanes leaves no group short. */
-static int hall_loss_fits(const Ctx *c, const int *people, int n, int i, u64 chosen, int room, const lanes_t *slacks) {
-    if (i == n) {
-        if (!chosen) return 0;
-        for (int j = 0; j < n; j++)
-            if (!(chosen >> people[j] & 1) && c->rank[people[j]] <= room) return 0;
-        return !lanes_negative(slacks, c->nlanes);
-    }
-    int p = people[i], r = c->rank[p];
-    if (r <= room) {
-        lanes_t eased[MAX_GROUPS / LANES];
-        for (int v = 0; v < c->nlanes; v++) eased[v] = slacks[v] + c->lane_demand[p][v];
-        if (hall_loss_fits(c, people, n, i + 1, chosen | 1ULL << p, room - r, eased)) return 1;
-    }
-    return hall_loss_fits(c, people, n, i + 1, chosen, room, slacks);
-}
-
-/* The sets hall_loss_fits tries, listed once for all the moves of a position that leave
- * the same personalities (C only; the same answers): each as the demand it takes out of
- * the groups, so that a move's test is one sum per set instead of a search.  n = -1: more
- * than MAX_LOSS_SETS, hall_loss_fits itself is asked. */
+/* _bound_failing_hall's sets: the non-empty sets `chosen` of the personalities
+ * people[0..n), of rank <= the room, none fitting beside them, listed once for all the
+ * moves of a position that leave the same personalities (C only), each as the demand it
+ * takes out of the groups: _bound_failing_hall asks whether, with one of them left
+ * uncontrolled, no group falls short, which is then one sum per set.  No more than
+ * MAX_LOSS_SETS: core_solve checks that for every room the test asks, on all the
+ * personalities (a subset has no more such sets: each is the trace of one of the whole's). */
 static void list_loss_sets(const Ctx *c, const int *people, int n, int i, u64 chosen, int room, const lanes_t *demand,
                            LossSets *out) {
     if (out->n < 0) return;
@@ -523,21 +507,25 @@ static void list_loss_sets(const Ctx *c, const int *people, int n, int i, u64 ch
     list_loss_sets(c, people, n, i + 1, chosen, room, demand, out);
 }
 
-/* hall_loss_fits over `left`, its sets listed in the scratch slot `key` on first use in
- * this position (the scratch's stamp: the move_bounds call that listed them). */
+/* list_loss_sets of the personalities `among` into `out` (n = -1: too many). */
+static void list_sets_of(const Ctx *c, u64 among, int room, LossSets *out) {
+    int people[MAX_CARDS], n = 0;
+    lanes_t none[MAX_GROUPS / LANES] = {{0}};
+    for (; among; among &= among - 1) people[n++] = lowest(among);
+    out->n = 0;
+    list_loss_sets(c, people, n, 0, 0, room, none, out);
+}
+
+/* _bound_failing_hall's test: some set of `left` (list_loss_sets, kept in the scratch slot
+ * `key` for the rest of this position: its stamp is the move_bounds call that listed them)
+ * whose demand taken out of the slack lanes leaves no group short. */
 static int loss_fits_listed(const Ctx *c, u64 left, int key, int room, const lanes_t *slacks) {
     LossScratch *scratch = c->scratch;
     LossSets *sets = &scratch->sets[key];
-    int people[MAX_CARDS], np = 0;
-    if (scratch->stamp[key] != scratch->now || sets->n < 0)
-        for (u64 rest = left; rest; rest &= rest - 1) people[np++] = lowest(rest);
     if (scratch->stamp[key] != scratch->now) {
-        lanes_t none[MAX_GROUPS / LANES] = {{0}};
-        sets->n = 0;
-        list_loss_sets(c, people, np, 0, 0, room, none, sets);
+        list_sets_of(c, left, room, sets);
         scratch->stamp[key] = scratch->now;
     }
-    if (sets->n < 0) return hall_loss_fits(c, people, np, 0, 0, room, slacks);
     for (int k = 0; k < sets->n; k++) {
         lanes_t eased[MAX_GROUPS / LANES];
         for (int v = 0; v < c->nlanes; v++) eased[v] = slacks[v] + sets->eased[k][v];
@@ -997,6 +985,13 @@ static PyObject *core_solve(PyObject *self, PyObject *args) {
                 straddling[g] = c->g_straddling[g] >> card & 1 ? (int16_t)c->rank[card] : 0;
                 demand[g] = c->g_demand[g] >> card & 1 ? (int16_t)c->rank[card] : 0;
             }
+        }
+    }
+    for (int room = 0; room <= LOSS_TEST_MOST_LEFT; room++) {  /* list_loss_sets' bound */
+        list_sets_of(c, c->pers, room, &c->scratch->sets[0]);
+        if (c->scratch->sets[0].n < 0) {
+            PyErr_SetString(PyExc_ValueError, "too many sets of personalities for the loss test");
+            goto done;
         }
     }
     c->dealt_mask[0] = 0;
