@@ -781,6 +781,7 @@ static int loss_can_reach(const Ctx *c, const State *s, int level) {
     return some_loss_fits(c, &terms, people, n, 0, 0, c->personality_total - level, spare, left, slacks);
 }
 #define LEVEL_PROBES 1
+#define FIRST_PASS_MOVES 4  /* as Adaman.first_pass_moves */
 
 /* ----- the table key ---------------------------------------------------------------- */
 static inline u64 spread32(u64 x) {

@@ -543,6 +543,7 @@ static inline int guaranteed_score(const Ctx *c, const State *s) {
 }
 static inline int loss_can_reach(const Ctx *c, const State *s, int level) { return upper_bound(c, s) >= level; }
 #define LEVEL_PROBES 0
+#define FIRST_PASS_MOVES 0  /* the Game default: no first pass */
 
 /* move_bounds: the Game default (no move is bounded apart from its child). */
 static inline void move_bounds(const Ctx *c, const State *s, const Move *moves, int n, int floor, int *out) {

@@ -10,7 +10,8 @@
  *
  *   - search: search_win (LDS rounds of limited discrepancy search with find_win, each
  *     remembered in `tried`, then the complete find_win whose table holds refuted
- *     states) and run_optimal (search_win for an incumbent, then probes upwards from it to
+ *     states) and run_optimal (search_win for an incumbent, a won deal's first pass over a
+ *     narrowed tree (first_pass), then probes upwards from it to
  *     the bound, each a value() that stops at its first line reaching the target:
  *     moves whose move_bounds cannot beat the bar are not played (their bound stands in
  *     for the child's value); find_win skips the moves bounded below its level; table
@@ -65,6 +66,9 @@
  *   int may_exceed(const Ctx *, const State *, int floor, int ceiling)
  *   void move_bounds(const Ctx *, const State *, const Move *moves, int n, int floor, int *out)
  *                                                  per move, a bound on its child's value
+ *   FIRST_PASS_MOVES                                a won deal's value probes run first with
+ *                                                  this many moves per position (0: no first
+ *                                                  pass), as the Game attribute first_pass_moves
  *   int guaranteed_score(const Ctx *, const State *)
  *   int loss_can_reach(const Ctx *, const State *, int level)
  *                                                  the Game hooks of the same names; with
@@ -129,6 +133,7 @@ typedef struct {
     int proved_lost;                  /* optimal mode: the complete win search found none */
     int level;                        /* what find_win looks for: a line scoring this much */
     int win_len, win_score;
+    int narrowed;                     /* value(): moves searched per position in the first pass (0: all) */
     Move moves[MAX_DEPTH][MAX_MOVES];
     int bounds[MAX_DEPTH][MAX_MOVES];
     State children[MAX_DEPTH][MAX_MOVES];
@@ -367,6 +372,7 @@ static int value(Search *x, const State *s, int floor, int depth, int enough) {
         }
     }
     n = kept;
+    if (x->narrowed && n > x->narrowed) n = x->narrowed;  /* the first pass (first_pass) */
     /* Children are made PREFETCH_AHEAD moves in advance and their table slots prefetched,
      * so the memory latency of the probes overlaps the search of the earlier siblings. */
     State *children = x->children[depth];
@@ -442,7 +448,19 @@ static void probe_values(Search *x, const State *root, int top) {
     }
 }
 
-/* run_optimal with bounds on: a first win as incumbent, then probes. */
+/* _first_pass: a won deal's value probes over the first FIRST_PASS_MOVES moves of each
+ * position whose bound passes the floor; the line found stays, the table (whose
+ * refutations hold only in that narrowed tree) is emptied. */
+static void first_pass(Search *x, const State *root, int top) {
+    if (!FIRST_PASS_MOVES) return;
+    x->narrowed = FIRST_PASS_MOVES;
+    probe_values(x, root, top);
+    x->narrowed = 0;
+    reset_table(x, &x->table);
+}
+
+/* run_optimal with bounds on: a first win as incumbent, then probes (a won deal's
+ * first over a narrowed tree). */
 static void run_optimal(Search *x, const State *root) {
     const Ctx *c = x->game;
     int won = search_win(x, root);
@@ -461,6 +479,7 @@ static void run_optimal(Search *x, const State *root) {
         probe_levels(x, root, target);
         return;
     }
+    if (won) first_pass(x, root, target);
     probe_values(x, root, target);
 }
 

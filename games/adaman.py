@@ -607,6 +607,14 @@ class Adaman(Game):
                               items & ~payment, shop & ~payment, kept_needed, budget)
             for payment in _minimal_payments(usable, RANK[demand], room))
 
+    #: A won deal's first line comes from value probes over the first 4 moves of each
+    #: position (search order, move bound above the floor) before the complete ones
+    #: (solver/search.py, `_first_pass`).  Issue 3, `bench/ab.py` beside 2b89f6f on 0-999
+    #: at 60 s: every verdict and score the same, median 0.115 to 0.100 s, the won deals
+    #: 332 to 309 s in all (lost deals: the same states); per deal from 1.6 times slower
+    #: (small deals) to 4-9 times faster, a median of 1.01.  3, 6 or 8 moves, or a cap on
+    #: the first pass's states, did no better on 0-99.
+    first_pass_moves = 4
     level_probes = True
 
     def guaranteed_score(self, state: AdamanState) -> int:

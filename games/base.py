@@ -39,6 +39,10 @@ inherits the neutral defaults here):
                                          more than `floor`: a finer test than
                                          score_upper_bound (`ceiling`), asked where
                                          that one lets the state through
+    first_pass_moves            -> int   (attribute) a won deal's value probes are run
+                                         first with only this many moves per position
+                                         (those whose move bound passes the floor, in
+                                         the search order), for a good first line; 0: none
     level_probes                -> bool  (attribute) a lost deal's best score is found by
                                          level probes (solver/search.py) with the two
                                          hooks below, rather than by value probes
@@ -227,6 +231,7 @@ class Game(ABC):
     def may_exceed(self, state: State, floor: int, ceiling: int) -> bool:
         return True
 
+    first_pass_moves = 0
     level_probes = False
 
     def guaranteed_score(self, state: State) -> int:

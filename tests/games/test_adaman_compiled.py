@@ -132,7 +132,9 @@ def test_exhausted_budget_is_undecided_never_lost(seed, mode, budget):
 
 
 def test_budget_messages_match_the_python_engine():
-    assert check_budget_messages(BASIC, 0).stats.unique == 1000
+    # seed 3: its optimum takes about 0.2 s, so the time limit of 0.05 s comes first (seed
+    # 0's now takes less)
+    assert check_budget_messages(BASIC, 3).stats.unique == 1000
 
 
 def test_every_small_budget_agrees_with_the_python_engine():

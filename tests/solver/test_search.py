@@ -312,6 +312,28 @@ def test_a_proved_loss_stays_lost_when_its_optimum_runs_out_of_budget(engine):
     assert replayed.ok and replayed.outcome.score == result.line_score
 
 
+def test_the_first_pass_leaves_every_optimum_as_it_was():
+    """Two methods for a won deal's optimum: with the narrowed first pass
+    (Adaman.first_pass_moves, the compiled engine) and without it (the Python one), on
+    positions of playouts: the same verdict and score, each line replaying to it; the
+    first pass changes the states searched (so it ran), never the answer."""
+    without = Adaman()
+    without.first_pass_moves = 0
+    compared = changed = 0
+    for seed in range(10):
+        path = playout(BASIC, BASIC.initial_state(BASIC.deal_from_seed(seed)), random.Random(seed))
+        for state in path[-2::-1]:
+            plain = solve(without, state, "optimal", "pruned", Budget(max_states=5_000))
+            if plain.exhausted:
+                break
+            first = solve(BASIC, state, "optimal", "compiled")
+            assert (first.verdict, first.score) == (plain.verdict, plain.score), BASIC.describe(state)
+            check_claim(BASIC, state, first.line, first.verdict == WON, first.score)
+            compared += first.verdict == WON
+            changed += first.stats.states != plain.stats.states
+    assert compared >= 12 and changed >= 6, (compared, changed)
+
+
 def test_level_probes_find_the_best_loss_that_value_probes_find():
     """Two methods for a lost deal's optimum (Adaman.level_probes on and off), on the
     positions of playouts of lost deals, from the end back while value probes finish:
