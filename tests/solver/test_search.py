@@ -312,43 +312,40 @@ def test_a_proved_loss_stays_lost_when_its_optimum_runs_out_of_budget(engine):
     assert replayed.ok and replayed.outcome.score == result.line_score
 
 
-def test_the_first_pass_leaves_every_optimum_as_it_was():
-    """Two methods for a won deal's optimum: with the narrowed first pass
-    (Adaman.first_pass_moves, the compiled engine) and without it (the Python one), on
-    positions of playouts: the same verdict and score, each line replaying to it; the
-    first pass changes the states searched (so it ran), never the answer."""
-    without = Adaman()
-    without.first_pass_moves = 0
-    compared = changed = 0
-    for seed in range(10):
+def agreeing_optima(other: Adaman, seeds, budget: int, engine: str):
+    """Positions of playouts of `seeds`, from the end back while `other` (the Python
+    engine, at most `budget` states) finishes: BASIC's optimum by `engine`, checked to
+    agree with `other`'s in verdict and score and to replay; yields (BASIC's, other's)."""
+    for seed in seeds:
         path = playout(BASIC, BASIC.initial_state(BASIC.deal_from_seed(seed)), random.Random(seed))
         for state in path[-2::-1]:
-            plain = solve(without, state, "optimal", "pruned", Budget(max_states=5_000))
-            if plain.exhausted:
+            theirs = solve(other, state, "optimal", "pruned", Budget(max_states=budget))
+            if theirs.exhausted:
                 break
-            first = solve(BASIC, state, "optimal", "compiled")
-            assert (first.verdict, first.score) == (plain.verdict, plain.score), BASIC.describe(state)
-            check_claim(BASIC, state, first.line, first.verdict == WON, first.score)
-            compared += first.verdict == WON
-            changed += first.stats.states != plain.stats.states
+            ours = solve(BASIC, state, "optimal", engine)
+            assert (ours.verdict, ours.score) == (theirs.verdict, theirs.score), BASIC.describe(state)
+            check_claim(BASIC, state, ours.line, ours.verdict == WON, ours.score)
+            yield ours, theirs
+
+
+def test_the_first_pass_leaves_every_optimum_as_it_was():
+    """Two methods for a won deal's optimum: with the narrowed first pass
+    (Adaman.first_pass_moves, the compiled engine) and without it (the Python one): the
+    same verdict and score; the first pass changes the states searched (so it ran), never
+    the answer."""
+    without = Adaman()
+    without.first_pass_moves = 0
+    pairs = list(agreeing_optima(without, range(10), 5_000, "compiled"))
+    compared = sum(ours.verdict == WON for ours, _ in pairs)
+    changed = sum(ours.stats.states != theirs.stats.states for ours, theirs in pairs)
     assert compared >= 12 and changed >= 6, (compared, changed)
 
 
 def test_level_probes_find_the_best_loss_that_value_probes_find():
-    """Two methods for a lost deal's optimum (Adaman.level_probes on and off), on the
-    positions of playouts of lost deals, from the end back while value probes finish:
-    the same verdict and score, each line replaying to it."""
+    """Two methods for a lost deal's optimum (Adaman.level_probes on and off), on lost
+    deals: the same verdict and score, each line replaying to it."""
     by_values = Adaman()
     by_values.level_probes = False
-    checked = 0
-    for seed in (6, 20, 24, 25, 70, 102):
-        path = playout(BASIC, BASIC.initial_state(BASIC.deal_from_seed(seed)), random.Random(seed))
-        for state in path[-2::-1]:
-            values = solve(by_values, state, "optimal", "pruned", Budget(max_states=20_000))
-            if values.exhausted:
-                break
-            levels = solve(BASIC, state, "optimal", "pruned")
-            assert (levels.verdict, levels.score) == (values.verdict, values.score), BASIC.describe(state)
-            check_claim(BASIC, state, levels.line, levels.verdict == WON, levels.score)
-            checked += levels.verdict == LOST
+    pairs = agreeing_optima(by_values, (6, 20, 24, 25, 70, 102), 20_000, "pruned")
+    checked = sum(ours.verdict == LOST for ours, _ in pairs)
     assert checked >= 20, checked
