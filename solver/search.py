@@ -323,10 +323,12 @@ class _Search:
         # for its child's value (so a fail-low answer stays an upper bound), and the child
         # is never made.  Most children of an expanded node fall here (issue 3).
         move_bounds = game.move_bounds(state, moves, floor) if self.bounded else [game.max_score] * len(moves)
-        if self.narrowed:  # the first pass: moves past the first few above the floor are left out
-            passing = [i for i, bound in enumerate(move_bounds) if bound > floor]
-            moves, move_bounds = _without(moves, move_bounds, passing[self.narrowed:])
+        passing = 0  # moves above the floor so far: the first pass plays only the first few
         for move, move_bound in zip(moves, move_bounds):
+            if self.narrowed and move_bound > floor:
+                passing += 1
+                if passing > self.narrowed:
+                    continue
             if self.bounded and move_bound <= self._bar(floor, best):
                 child = move_bound
             else:
@@ -498,9 +500,3 @@ class _Search:
         result = self._result(verdict, None, line, score, mode)
         result.exhausted = why
         return result
-
-
-def _without(moves: list, bounds: list, dropped: list[int]) -> tuple[list, list]:
-    """`moves` and their `bounds` less the places in `dropped`."""
-    gone = set(dropped)
-    return ([m for i, m in enumerate(moves) if i not in gone], [b for i, b in enumerate(bounds) if i not in gone])
