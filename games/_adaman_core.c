@@ -10,7 +10,7 @@
  *     when the Python side says its search_moves does that), order_moves (personalities first, then least waste; a stable sort of the
  *     legal_moves order), score_upper_bound (_relaxation, _hall_slacks, _spare_cards, _least_waste, _best_keepable,
  *     _tail_keep),
- *     move_bounds, may_exceed (the exact static cover, searched), can_still_win,
+ *     move_bounds (bounded_moves), may_exceed (the exact static cover, searched), can_still_win,
  *     guaranteed_score and loss_can_reach (the level probes of a lost deal);
  *   - search: games/_search_core.h, shared with the Royal Assassin module and included
  *     below over this file's State, Move, Slot and hooks: search_win (the winnable mode:
@@ -97,10 +97,17 @@ typedef struct {
     lanes_t eased[MAX_LOSS_SETS][MAX_GROUPS / LANES];
 } LossSets;
 
-typedef struct LossScratch {
+/* What the bounds of one position share (C only): the Hall slacks and the least overpays
+ * of its relaxation, kept for the position they were last computed for, since the bound,
+ * the cover, the win and loss tests and the move bounds of a node each ask for them. */
+typedef struct Scratch {
     unsigned long long now, stamp[MAX_CARDS + 1];
     LossSets sets[MAX_CARDS + 1];
-} LossScratch;
+    State slacks_of, overs_of;
+    int slacks_fit, overs;
+    lanes_t slacks[MAX_GROUPS / LANES];
+    int over[MAX_CARDS];
+} Scratch;
 
 typedef struct {
     /* deal */
@@ -125,6 +132,9 @@ typedef struct {
     lanes_t lane_touching[MAX_CARDS][MAX_GROUPS / LANES];
     lanes_t lane_straddling[MAX_CARDS][MAX_GROUPS / LANES];
     lanes_t lane_demand[MAX_CARDS][MAX_GROUPS / LANES];
+    /* per deck position: the slack lanes of the cards still to be dealt (the owned
+     * non-personalities' touching ranks less the personalities' demand) */
+    lanes_t undealt_lanes[MAX_CARDS + 1][MAX_GROUPS / LANES];
     int nby_rank;
     int by_rank[MAX_CARDS];
     u64 by_rank_bit[MAX_CARDS];       /* 1 << a card's place in by_rank (0: not there) */
@@ -133,7 +143,7 @@ typedef struct {
     int cover_gap;                    /* may_exceed: asked where the bound is at most this above the floor */
     int cover_node_limit;             /* may_exceed: nodes of the cover's search before it gives up */
     uint8_t chunk[3][1u << CHUNK_BITS];
-    struct LossScratch *scratch;      /* move_bounds' listed loss sets (written there) */
+    struct Scratch *scratch;      /* move_bounds' listed loss sets, the kept relaxation (written there) */
 } Ctx;
 
 /* ----- ranks ------------------------------------------------------------------------ */
@@ -209,6 +219,18 @@ static inline int terminal_score(const Ctx *c, const State *s) {
     return rank_sum(c, c->dealt_mask[s->dealt] & c->pers & ~s->capital & ~s->palace);
 }
 
+/* _least_overpay: subset sums of the pool as the bits of one word; -1: it cannot pay.
+ * Once `need` itself is a sum, nothing pays less. */
+static inline int least_overpay(const Ctx *c, int need, u64 pool) {
+    u64 sums = 1;
+    for (; pool; pool &= pool - 1) {
+        sums |= sums << c->rank[lowest(pool)];
+        if (sums >> need & 1) return 0;
+    }
+    u64 reach = sums >> need;
+    return reach ? lowest(reach) : -1;
+}
+
 /* A payment from which some card can be dropped (it still pays `need`). */
 static inline int not_minimal(const Ctx *c, u64 payment, int paid, int need) {
     while (payment) {
@@ -219,15 +241,29 @@ static inline int not_minimal(const Ctx *c, u64 payment, int paid, int need) {
     return 0;
 }
 
+/* The rank count move_bounds gives a position's moves before any is made: a move
+ * (t, S) is bounded by base[t] - rank(S), and by no less than `loss`. */
+typedef struct {
+    int floor, loss, base[MAX_CARDS];
+    int cut;  /* the greatest bound of a move left out (at most the floor); -1: none */
+} MoveCut;
+
 /* search_moves in the order of legal_moves, then order_moves: a stable sort on (not
  * personality, waste).  search_moves is legal_moves, less (when the game asks for it,
  * c->minimal_payments) the payments that are not minimal once the deck is empty; at the
- * root (`root`) every legal move, as solver/search.py does. */
-static int ordered_moves(const Ctx *c, const State *s, Move *out, int root) {
+ * root (`root`) every legal move, as solver/search.py does.
+ *
+ * With `cut`, the moves whose rank count is at most cut->floor are left out as they are
+ * found (bounded_moves; their greatest bound goes to cut->cut) and the others' bounds
+ * into bounds[]: a target all of whose payments fall there (its cheapest, the least
+ * overpay, is a minimal payment, so searched even when only those are) is not walked at
+ * all.  The order of the moves kept is the one they have among all the moves. */
+static int collect_moves(const Ctx *c, const State *s, Move *out, int *bounds, int root, MoveCut *cut) {
     int minimal = c->minimal_payments && s->dealt == c->size && !root;
     Move raw[MAX_MOVES];
+    int raw_bounds[MAX_MOVES];
     unsigned char keys[MAX_MOVES];
-    int n = 0;
+    int n = 0, most_waste[2] = {0, 0};
     u64 targets = s->capital | s->palace;
     while (targets) {
         int t = lowest(targets);
@@ -235,27 +271,60 @@ static int ordered_moves(const Ctx *c, const State *s, Move *out, int root) {
         u64 usable = s->resources & c->shares[t];
         int need = c->rank[t];
         if (rank_sum(c, usable) < need) continue;
+        if (cut) {
+            int top = cut->base[t] - need - least_overpay(c, need, usable);
+            if (top < cut->loss) top = cut->loss;
+            if (top <= cut->floor) {
+                if (top > cut->cut) cut->cut = top;
+                continue;
+            }
+        }
         int other = !(c->pers >> t & 1);
         u64 payment = usable;
         while (payment) {
             int paid = rank_sum(c, payment);
             if (paid >= need && !(minimal && not_minimal(c, payment, paid, need))) {
-                int waste = paid - need;
-                if (waste > 127) waste = 127;
-                raw[n].target = t;
-                raw[n].payment = payment;
-                keys[n] = (unsigned char)(other * 128 + waste);
-                n++;
+                int bound = 0;
+                if (cut) {
+                    bound = cut->base[t] - paid;
+                    if (bound < cut->loss) bound = cut->loss;
+                }
+                if (cut && bound <= cut->floor) {
+                    if (bound > cut->cut) cut->cut = bound;
+                } else {
+                    int waste = paid - need;
+                    if (waste > 127) waste = 127;
+                    if (waste > most_waste[other]) most_waste[other] = waste;
+                    raw[n].target = t;
+                    raw[n].payment = payment;
+                    raw_bounds[n] = bound;
+                    keys[n] = (unsigned char)(other * 128 + waste);
+                    n++;
+                }
             }
             payment = (payment - 1) & usable;
         }
     }
-    int counts[257];
-    memset(counts, 0, sizeof counts);
-    for (int i = 0; i < n; i++) counts[keys[i] + 1]++;
-    for (int k = 1; k < 257; k++) counts[k] += counts[k - 1];
-    for (int i = 0; i < n; i++) out[counts[keys[i]]++] = raw[i];
+    /* A counting sort over the keys that occur: a personality's waste w is bucket w, any
+     * other target's waste w bucket (most personality waste + 1 + w). */
+    int shift = most_waste[0] + 1 - 128, buckets = most_waste[0] + most_waste[1] + 2, counts[258];
+    for (int k = 0; k <= buckets; k++) counts[k] = 0;
+    for (int i = 0; i < n; i++) {
+        int key = keys[i] >= 128 ? keys[i] + shift : keys[i];
+        keys[i] = (unsigned char)key;
+        counts[key + 1]++;
+    }
+    for (int k = 1; k < buckets; k++) counts[k] += counts[k - 1];
+    for (int i = 0; i < n; i++) {
+        int at = counts[keys[i]]++;
+        out[at] = raw[i];
+        if (bounds) bounds[at] = raw_bounds[i];
+    }
     return n;
+}
+
+static int ordered_moves(const Ctx *c, const State *s, Move *out, int root) {
+    return collect_moves(c, s, out, NULL, root, NULL);
 }
 
 /* ----- bounds ----------------------------------------------------------------------- */
@@ -268,26 +337,41 @@ static inline int lanes_negative(const lanes_t *lanes, int n) {
     return ((words[0] | words[1]) & 0x8000800080008000ULL) != 0;  /* a sign bit */
 }
 
-/* _hall_slacks: fills the slack lanes (groups past ngroups stay far above zero), returns
- * 0 when a suit group falls short.  Summed per card over lanes of groups. */
-static inline int hall_slacks(const Ctx *c, u64 remaining, u64 owned, u64 capital, lanes_t *slacks) {
+/* _hall_slacks of a state's relaxation (relaxation()): fills the slack lanes (groups past
+ * ngroups stay far above zero), returns 0 when a suit group falls short.  Summed per card
+ * over lanes of groups; what the cards still to be dealt add (owned non-personalities) and
+ * take (personalities) is summed once per deck position (undealt_lanes), so only the
+ * rows' cards are summed here (C only; the same slacks). */
+static inline int same_position(const State *a, const State *b) {
+    return a->dealt == b->dealt && a->capital == b->capital && a->resources == b->resources && a->palace == b->palace;
+}
+
+static inline int hall_slacks(const Ctx *c, const State *s, lanes_t *slacks) {
+    Scratch *kept = c->scratch;
     int nl = c->nlanes;
-    for (int v = 0; v < nl; v++) slacks[v] = (lanes_t){0};
-    for (u64 m = owned; m; m &= m - 1) {
+    if (same_position(&kept->slacks_of, s)) {
+        memcpy(slacks, kept->slacks, (size_t)nl * sizeof(lanes_t));
+        return kept->slacks_fit;
+    }
+    for (int v = 0; v < nl; v++) slacks[v] = c->undealt_lanes[s->dealt][v];
+    for (u64 m = s->resources; m; m &= m - 1) {
         int card = lowest(m);
         for (int v = 0; v < nl; v++) slacks[v] += c->lane_touching[card][v];
     }
-    for (u64 m = capital; m; m &= m - 1) {
+    for (u64 m = s->capital & ~c->pers; m; m &= m - 1) {
         int card = lowest(m);
         for (int v = 0; v < nl; v++) slacks[v] += c->lane_straddling[card][v];
     }
-    for (u64 m = remaining; m; m &= m - 1) {
+    for (u64 m = (s->capital | s->palace) & c->pers; m; m &= m - 1) {
         int card = lowest(m);
         for (int v = 0; v < nl; v++) slacks[v] -= c->lane_demand[card][v];
     }
     int16_t *flat = (int16_t *)slacks;
     for (int g = c->ngroups; g < nl * LANES; g++) flat[g] = INT16_MAX / 2;
-    return !lanes_negative(slacks, nl);
+    kept->slacks_of = *s;
+    kept->slacks_fit = !lanes_negative(slacks, nl);
+    memcpy(kept->slacks, slacks, (size_t)nl * sizeof(lanes_t));
+    return kept->slacks_fit;
 }
 
 static inline void relaxation(const Ctx *c, const State *s, u64 *remaining, u64 *owned, u64 *capital) {
@@ -371,18 +455,6 @@ static inline int best_cards(const Ctx *c, u64 cards) {
     return best_n_ordered(c, in_rank_order(c, cards), ROW_SIZE - 1);
 }
 
-/* _least_overpay: subset sums of the pool as the bits of one word; -1: it cannot pay.
- * Once `need` itself is a sum, nothing pays less. */
-static inline int least_overpay(const Ctx *c, int need, u64 pool) {
-    u64 sums = 1;
-    for (; pool; pool &= pool - 1) {
-        sums |= sums << c->rank[lowest(pool)];
-        if (sums >> need & 1) return 0;
-    }
-    u64 reach = sums >> need;
-    return reach ? lowest(reach) : -1;
-}
-
 /* Adaman._each_least_overpay: each of `people`'s least overpay into over[] (by card), and
  * their total; NO_PAYMENT when one of them cannot be paid from `available`. */
 static inline int each_least_overpay(const Ctx *c, u64 people, u64 available, int *over) {
@@ -396,10 +468,17 @@ static inline int each_least_overpay(const Ctx *c, u64 people, u64 available, in
     return total;
 }
 
-/* Adaman._least_overpays: the least overpays of `people` in all, or NO_PAYMENT. */
-static inline int least_overpays(const Ctx *c, u64 people, u64 available) {
-    int over[MAX_CARDS];
-    return each_least_overpay(c, people, available, over);
+/* each_least_overpay of the personalities of a position's relaxation (`remaining`,
+ * `available` its owned and Capital cards), kept in the scratch: their total (or
+ * NO_PAYMENT) into *overs, each (by card) in the array returned. */
+static inline const int *state_overpays(const Ctx *c, const State *s, u64 remaining, u64 available, int *overs) {
+    Scratch *kept = c->scratch;
+    if (!same_position(&kept->overs_of, s)) {
+        kept->overs = each_least_overpay(c, remaining, available, kept->over);
+        kept->overs_of = *s;
+    }
+    *overs = kept->overs;
+    return kept->over;
 }
 
 /* Adaman._unused_waste: the owned cards sharing a suit with none of `people` and no
@@ -411,15 +490,19 @@ static inline int unused_waste(const Ctx *c, u64 people, u64 owned, u64 capital)
     return dead ? rank_sum(c, dead) - best_cards(c, dead) : 0;
 }
 
-/* Adaman._least_waste: what the personalities must overpay (each into over_of[], by
- * card), and unused_waste. */
-static inline int least_waste(const Ctx *c, u64 remaining, u64 owned, u64 capital, int *over_of) {
-    return unused_waste(c, remaining, owned, capital) + each_least_overpay(c, remaining, owned | capital, over_of);
+/* Adaman._least_waste of a position's relaxation: what the personalities must overpay
+ * (each into *over_of, by card), and unused_waste. */
+static inline int least_waste(const Ctx *c, const State *s, u64 remaining, u64 owned, u64 capital,
+                              const int **over_of) {
+    int overs;
+    *over_of = state_overpays(c, s, remaining, owned | capital, &overs);
+    return unused_waste(c, remaining, owned, capital) + overs;
 }
 
 /* Adaman._rank_left: the owned rank less the personalities' and least_waste. */
-static inline int rank_left(const Ctx *c, u64 remaining, u64 owned, u64 capital, int *over_of) {
-    return rank_sum(c, owned) - rank_sum(c, remaining) - least_waste(c, remaining, owned, capital, over_of);
+static inline int rank_left(const Ctx *c, const State *s, u64 remaining, u64 owned, u64 capital,
+                            const int **over_of) {
+    return rank_sum(c, owned) - rank_sum(c, remaining) - least_waste(c, s, remaining, owned, capital, over_of);
 }
 
 /* Adaman._tail_keep: `limit`, or less where the personalities still to be dealt cap
@@ -455,10 +538,11 @@ static int upper_bound(const Ctx *c, const State *s) {
     u64 remaining, owned, capital;
     lanes_t slacks[MAX_GROUPS / LANES];
     relaxation(c, s, &remaining, &owned, &capital);
-    int need = rank_sum(c, remaining), over_of[MAX_CARDS], fewest_of[MAX_CARDS];
-    int spare = hall_slacks(c, remaining, owned, capital, slacks) ? spare_cards(c, remaining, owned, capital, fewest_of)
+    int need = rank_sum(c, remaining), fewest_of[MAX_CARDS];
+    const int *over_of = NULL;
+    int spare = hall_slacks(c, s, slacks) ? spare_cards(c, remaining, owned, capital, fewest_of)
                                                                   : -1;
-    int left = spare >= 0 ? rank_left(c, remaining, owned, capital, over_of) : -1;
+    int left = spare >= 0 ? rank_left(c, s, remaining, owned, capital, &over_of) : -1;
     if (left >= 0) {
         int keepable = best_keepable(c, owned, capital, slacks, spare < ROW_SIZE - 1 ? spare : ROW_SIZE - 1, left);
         int keep = tail_keep(c, s, over_of, fewest_of, keepable < left ? keepable : left);
@@ -520,7 +604,7 @@ static void list_sets_of(const Ctx *c, u64 among, int room, LossSets *out) {
  * `key` for the rest of this position: its stamp is the move_bounds call that listed them)
  * whose demand taken out of the slack lanes leaves no group short. */
 static int loss_fits_listed(const Ctx *c, u64 left, int key, int room, const lanes_t *slacks) {
-    LossScratch *scratch = c->scratch;
+    Scratch *scratch = c->scratch;
     LossSets *sets = &scratch->sets[key];
     if (scratch->stamp[key] != scratch->now) {
         list_sets_of(c, left, room, sets);
@@ -534,15 +618,20 @@ static int loss_fits_listed(const Ctx *c, u64 left, int key, int room, const lan
     return 0;
 }
 
-/* move_bounds (Adaman.move_bounds): per move, the child's rank count (less what the move
- * pays and the card a Capital target's departure deals to the Capital, plus the target;
- * less the least overpays of the personalities left as they are now); a move still above
- * floor whose child's relaxation fails the Hall test (_child_relaxation then _hall_slacks)
- * is bounded by a loss.  The child's slacks are the position's less the move's cards per
- * group (lanes): paid cards leave the owned supply, a Capital card gained moves from the
- * straddling supply to the owned one and the card dealt in its place the other way, a
- * personality controlled leaves the demand. */
-static inline void move_bounds(const Ctx *c, const State *s, const Move *moves, int n, int floor, int *out) {
+/* bounded_moves: ordered_moves with move_bounds (Adaman.move_bounds) of each: the
+ * child's rank count (less what the move pays and the card a Capital target's departure
+ * deals to the Capital, plus the target; less the least overpays of the personalities left
+ * as they are now); a move still above floor whose child's relaxation fails the Hall test
+ * (_child_relaxation then _hall_slacks) is bounded by a loss.  The child's slacks are the
+ * position's less the move's cards per group (lanes): paid cards leave the owned supply, a
+ * Capital card gained moves from the straddling supply to the owned one and the card dealt
+ * in its place the other way, a personality controlled leaves the demand.
+ *
+ * The moves whose rank count is at most the floor are not listed (C only): only the
+ * greatest of their bounds, into *cut_best (-1: none), which is all the search takes from
+ * them; the nodes are the Python engine's. */
+static inline int bounded_moves(const Ctx *c, const State *s, Move *moves, int *out, int root, int floor,
+                                int *cut_best) {
     u64 remaining, owned, capital;
     relaxation(c, s, &remaining, &owned, &capital);
     int most = c->personality_total + rank_sum(c, owned) - rank_sum(c, remaining), loss = c->lowest_win_score - 1;
@@ -553,54 +642,62 @@ static inline void move_bounds(const Ctx *c, const State *s, const Move *moves, 
     c->scratch->now++;  /* the sets listed for an earlier position are stale */
     /* each personality's least overpay now: a child has fewer cards, so overpays no less
      * (a loss, where one cannot be paid: the overpays bound nothing) */
-    int over[MAX_CARDS], overs = each_least_overpay(c, remaining, owned | capital, over);
+    static const int no_over[MAX_CARDS];
+    int overs;
+    const int *over = state_overpays(c, s, remaining, owned | capital, &overs);
     if (overs == NO_PAYMENT) {
         overs = 0;
-        for (u64 rest = remaining; rest; rest &= rest - 1) over[lowest(rest)] = 0;
+        over = no_over;
     }
-    for (int i = 0; i < n; i++) {
+    MoveCut cut;
+    cut.floor = floor;
+    cut.loss = loss;
+    cut.cut = -1;
+    for (u64 targets = s->capital | s->palace; targets; targets &= targets - 1) {
+        int t = lowest(targets), pulls = next >= 0 && (s->capital >> t & 1);
+        cut.base[t] = most + c->rank[t] - (pulls ? c->rank[next] : 0) - overs + (c->pers >> t & 1 ? over[t] : 0);
+    }
+    int n = collect_moves(c, s, moves, out, root, &cut);
+    *cut_best = cut.cut;
+    for (int i = 0; i < n; i++) {  /* each above the floor by its rank count */
         Move m = moves[i];
         int pulls = next >= 0 && (s->capital >> m.target & 1);
-        int bound = most - rank_sum(c, m.payment) + c->rank[m.target] - (pulls ? c->rank[next] : 0)
-                    - overs + (c->pers >> m.target & 1 ? over[m.target] : 0);
-        if (bound < loss) bound = loss;
-        if (bound > floor) {
-            if (!lanes_ready) {
-                hall_slacks(c, remaining, owned, capital, slack);
-                lanes_ready = 1;
-            }
-            lanes_t after[MAX_GROUPS / LANES];
-            int t = m.target;
-            for (int v = 0; v < c->nlanes; v++)
-                after[v] = slack[v] + (c->pers >> t & 1 ? c->lane_demand[t][v]
-                                                         : c->lane_touching[t][v] - c->lane_straddling[t][v]);
-            for (u64 pay = m.payment; pay; pay &= pay - 1) {
-                int card = lowest(pay);
-                for (int v = 0; v < c->nlanes; v++) after[v] -= c->lane_touching[card][v];
-            }
-            if (pulls)
-                for (int v = 0; v < c->nlanes; v++) after[v] += c->lane_straddling[next][v] - c->lane_touching[next][v];
-            if (lanes_negative(after, c->nlanes)) {  /* a group falls short: _bound_failing_hall */
-                bound = loss;
-                if (floor < loss && c->personality_total - floor - 1 <= LOSS_TEST_MOST_LEFT) {
-                    int person = c->pers >> t & 1;
-                    u64 left = person ? remaining & ~(1ULL << t) : remaining;
-                    if (!loss_fits_listed(c, left, person ? t : MAX_CARDS, c->personality_total - floor - 1, after))
-                        bound = floor;
-                }
-            }
+        if (!lanes_ready) {
+            hall_slacks(c, s, slack);
+            lanes_ready = 1;
         }
-        out[i] = bound;
+        lanes_t after[MAX_GROUPS / LANES];
+        int t = m.target;
+        for (int v = 0; v < c->nlanes; v++)
+            after[v] = slack[v] + (c->pers >> t & 1 ? c->lane_demand[t][v]
+                                                     : c->lane_touching[t][v] - c->lane_straddling[t][v]);
+        for (u64 pay = m.payment; pay; pay &= pay - 1) {
+            int card = lowest(pay);
+            for (int v = 0; v < c->nlanes; v++) after[v] -= c->lane_touching[card][v];
+        }
+        if (pulls)
+            for (int v = 0; v < c->nlanes; v++) after[v] += c->lane_straddling[next][v] - c->lane_touching[next][v];
+        if (lanes_negative(after, c->nlanes)) {  /* a group falls short: _bound_failing_hall */
+            int bound = loss;
+            if (floor < loss && c->personality_total - floor - 1 <= LOSS_TEST_MOST_LEFT) {
+                int person = c->pers >> t & 1;
+                u64 left = person ? remaining & ~(1ULL << t) : remaining;
+                if (!loss_fits_listed(c, left, person ? t : MAX_CARDS, c->personality_total - floor - 1, after))
+                    bound = floor;
+            }
+            out[i] = bound;
+        }
     }
+    return n;
 }
 
 static inline int can_still_win(const Ctx *c, const State *s) {
     u64 remaining, owned, capital;
     lanes_t slacks[MAX_GROUPS / LANES];
     relaxation(c, s, &remaining, &owned, &capital);
-    int over_of[MAX_CARDS];
-    return hall_slacks(c, remaining, owned, capital, slacks) && spare_cards(c, remaining, owned, capital, NULL) >= 0 &&
-           rank_left(c, remaining, owned, capital, over_of) >= 0;
+    const int *over_of;
+    return hall_slacks(c, s, slacks) && spare_cards(c, remaining, owned, capital, NULL) >= 0 &&
+           rank_left(c, s, remaining, owned, capital, &over_of) >= 0;
 }
 
 /* may_exceed (Adaman.may_exceed): the relaxation's exact static covering problem, searched
@@ -711,7 +808,7 @@ static int may_exceed(const Ctx *c, const State *s, int floor, int ceiling) {
     relaxation(c, s, &remaining, &owned, &capital);
     Cover v = {c, kept_needed, c->cover_node_limit};
     lanes_t slacks[MAX_GROUPS / LANES];
-    hall_slacks(c, remaining, owned, capital, slacks);
+    hall_slacks(c, s, slacks);
     return cover_keeps(&v, remaining, 0, owned, capital, slacks, NULL, 0);
 }
 
@@ -777,7 +874,7 @@ static int loss_can_reach(const Ctx *c, const State *s, int level) {
         left -= c->rank[p] + terms.over[p];
     }
     lanes_t slacks[MAX_GROUPS / LANES];
-    hall_slacks(c, remaining, owned, capital, slacks);
+    hall_slacks(c, s, slacks);
     return some_loss_fits(c, &terms, people, n, 0, 0, c->personality_total - level, spare, left, slacks);
 }
 #define LEVEL_PROBES 1
@@ -892,11 +989,12 @@ static PyObject *core_solve(PyObject *self, PyObject *args) {
 
     Ctx *c = calloc(1, sizeof(Ctx));
     if (!c) return PyErr_NoMemory();
-    c->scratch = calloc(1, sizeof(LossScratch));
+    c->scratch = calloc(1, sizeof(Scratch));
     if (!c->scratch) {
         free(c);
         return PyErr_NoMemory();
     }
+    c->scratch->slacks_of.dealt = c->scratch->overs_of.dealt = -1;  /* no position yet */
     PyObject *result = NULL;
     State root;
     int n;
@@ -998,6 +1096,15 @@ static PyObject *core_solve(PyObject *self, PyObject *args) {
     c->dealt_mask[0] = 0;
     for (int i = 0; i < c->size; i++) c->dealt_mask[i + 1] = c->dealt_mask[i] | 1ULL << c->deck[i];
     for (int i = 0; i <= c->size; i++) c->undealt_mask[i] = c->dealt_mask[c->size] & ~c->dealt_mask[i];
+    for (int i = 0; i <= c->size; i++) {
+        for (int v = 0; v < c->nlanes; v++) c->undealt_lanes[i][v] = (lanes_t){0};
+        for (u64 m = c->undealt_mask[i]; m; m &= m - 1) {
+            int card = lowest(m);
+            const lanes_t *lanes = c->pers >> card & 1 ? c->lane_demand[card] : c->lane_touching[card];
+            int sign = c->pers >> card & 1 ? -1 : 1;
+            for (int v = 0; v < c->nlanes; v++) c->undealt_lanes[i][v] += (int16_t)sign * lanes[v];
+        }
+    }
     for (int i = 0; i < c->size; i++) {
         u64 after = c->undealt_mask[i + 1] & ~c->pers;
         c->after_ordered[i] = in_rank_order(c, after);

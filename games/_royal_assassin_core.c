@@ -545,10 +545,15 @@ static inline int loss_can_reach(const Ctx *c, const State *s, int level) { retu
 #define LEVEL_PROBES 0
 #define FIRST_PASS_MOVES 0  /* the Game default: no first pass */
 
-/* move_bounds: the Game default (no move is bounded apart from its child). */
-static inline void move_bounds(const Ctx *c, const State *s, const Move *moves, int n, int floor, int *out) {
-    (void)s; (void)moves; (void)floor;
-    for (int i = 0; i < n; i++) out[i] = c->max_score;
+/* bounded_moves: ordered_moves with the Game default of move_bounds (no move is bounded
+ * apart from its child; none is left out). */
+static inline int bounded_moves(const Ctx *c, const State *s, Move *out, int *bounds, int root, int floor,
+                                int *cut_best) {
+    (void)floor;
+    int n = ordered_moves(c, s, out, root);
+    for (int i = 0; i < n; i++) bounds[i] = c->max_score;
+    *cut_best = -1;
+    return n;
 }
 
 /* may_exceed: the Game default (the bound is the only test). */

@@ -64,8 +64,12 @@
  *   int upper_bound(const Ctx *, const State *)     score_upper_bound of a PLAYING state
  *   int can_still_win(const Ctx *, const State *)
  *   int may_exceed(const Ctx *, const State *, int floor, int ceiling)
- *   void move_bounds(const Ctx *, const State *, const Move *moves, int n, int floor, int *out)
- *                                                  per move, a bound on its child's value
+ *   int bounded_moves(const Ctx *, const State *, Move *out, int *bounds, int root, int floor,
+ *                     int *cut_best)               ordered_moves with move_bounds: per move
+ *                                                  a bound on its child's value into bounds;
+ *                                                  moves may be left out whose bound is at
+ *                                                  most floor, the greatest of those bounds
+ *                                                  into *cut_best (-1: none left out)
  *   FIRST_PASS_MOVES                                a won deal's value probes run first with
  *                                                  this many moves per position (0: no first
  *                                                  pass), as the Game attribute first_pass_moves
@@ -259,9 +263,9 @@ static inline int is_terminal(const Ctx *c, const State *s) {
  * `table`.  As find_win in solver/search.py. */
 #define COMPLETE (-1)
 /* _reaching: the moves (in order) whose move bound reaches the level sought. */
-static inline int moves_reaching(Search *x, const State *s, Move *moves, int n, int depth) {
-    int *bounds = x->bounds[depth], kept = 0;
-    move_bounds(x->game, s, moves, n, x->level - 1, bounds);
+static inline int moves_reaching(Search *x, const State *s, Move *moves, int depth) {
+    int *bounds = x->bounds[depth], kept = 0, cut;
+    int n = bounded_moves(x->game, s, moves, bounds, depth == 0, x->level - 1, &cut);
     for (int i = 0; i < n; i++)
         if (bounds[i] >= x->level) moves[kept++] = moves[i];
     return kept;
@@ -296,8 +300,7 @@ static int find_win(Search *x, const State *s, int depth, int allowed) {
         if (depth >= MAX_DEPTH) exceed(x, EXHAUSTED_MEMORY);
         Move *moves = x->moves[depth];
         State *children = x->children[depth];
-        int n = ordered_moves(c, s, moves, depth == 0), made = 0;
-        n = moves_reaching(x, s, moves, n, depth);
+        int n = moves_reaching(x, s, moves, depth), made = 0;
         if (!complete && !allowed && n > 1) n = 1;
         for (int i = 0; i < n; i++) {
             while (made < n && made <= i + PREFETCH_AHEAD) {  /* as in value() */
@@ -352,17 +355,17 @@ static int value(Search *x, const State *s, int floor, int depth, int enough) {
         store(x, &x->table, &k, floor, 0);  /* an upper bound at the floor: fail-low */
         return floor;
     }
-    int best = -1;
+    int best;
     if (depth >= MAX_DEPTH) exceed(x, EXHAUSTED_MEMORY);
     Move *moves = x->moves[depth];
     int *bounds = x->bounds[depth];
-    int n = ordered_moves(c, s, moves, depth == 0), kept = 0;
     /* A move whose own bound cannot beat the bar is not played: its bound stands in for
      * its child's value.  Those that cannot beat the floor are dropped here, before any
      * child is made (the same nodes as checking each in the loop, as Python does: what
-     * they fold into best stays at or below the floor); the loop checks the others
-     * against the bar as it rises. */
-    move_bounds(c, s, moves, n, floor, bounds);
+     * they fold into best stays at or below the floor; bounded_moves lists only those its
+     * first test lets past the floor, best starting at the greatest bound of the others);
+     * the loop checks the others against the bar as it rises. */
+    int n = bounded_moves(c, s, moves, bounds, depth == 0, floor, &best), kept = 0;
     for (int i = 0; i < n; i++) {
         if (bounds[i] > floor) {
             moves[kept] = moves[i];
