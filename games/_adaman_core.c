@@ -115,6 +115,7 @@ typedef struct {
     int deck[MAX_CARDS];
     u64 dealt_mask[MAX_CARDS + 1];
     u64 undealt_mask[MAX_CARDS + 1];
+    u64 undealt_ordered[MAX_CARDS + 1];  /* the undealt non-personalities, in_rank_order */
     /* tail_keep, per deck index i: the non-personalities dealt after i, their rank, their
      * count, and as a mask over places in by_rank (in_rank_order) */
     u64 after_ordered[MAX_CARDS];
@@ -122,6 +123,7 @@ typedef struct {
     /* cards */
     int rank[MAX_CARDS];
     u64 shares[MAX_CARDS];
+    u64 shares_ordered[MAX_CARDS];    /* shares, in_rank_order */
     u64 pers;
     int ngroups;
     u64 g_demand[MAX_GROUPS], g_touching[MAX_GROUPS], g_straddling[MAX_GROUPS];
@@ -381,15 +383,27 @@ static inline void relaxation(const Ctx *c, const State *s, u64 *remaining, u64 
     *capital = s->capital & ~c->pers;
 }
 
-/* _best_keepable, or any total of at least `enough` once it is reached (the bound takes
- * the lesser of this and the rank left, so the rest would not change it). */
-static inline int best_keepable(const Ctx *c, u64 owned, u64 capital, const lanes_t *lanes, int count, int enough) {
+/* `cards` as a mask over places in by_rank: its lowest bits are its highest ranks. */
+static inline u64 in_rank_order(const Ctx *c, u64 cards) {
+    u64 ordered = 0;
+    for (; cards; cards &= cards - 1) ordered |= c->by_rank_bit[lowest(cards)];
+    return ordered;
+}
+
+/* The owned and Capital cards of a state's relaxation in rank order (in_rank_order): the
+ * cards still to be dealt are put in that order once per deck position (C only). */
+static inline u64 available_in_rank_order(const Ctx *c, const State *s) {
+    return c->undealt_ordered[s->dealt] | in_rank_order(c, s->resources | (s->capital & ~c->pers));
+}
+
+/* _best_keepable of the cards `ordered` holds (in_rank_order), or any total of at least
+ * `enough` once it is reached (the bound takes the lesser of this and the rank left, so
+ * the rest would not change it). */
+static inline int best_keepable(const Ctx *c, u64 ordered, const lanes_t *lanes, int count, int enough) {
     int total = 0;
     if (count <= 0) return 0;
-    u64 candidates = owned | capital;
-    for (int i = 0; i < c->nby_rank; i++) {
-        int card = c->by_rank[i];
-        if (!(candidates >> card & 1)) continue;
+    for (; ordered; ordered &= ordered - 1) {  /* the owned and Capital cards, highest first */
+        int card = c->by_rank[lowest(ordered)];
         int r = c->rank[card];
         lanes_t rank_lanes = (lanes_t){0} + (int16_t)r, short_of = {0};
         for (int v = 0; v < c->nlanes; v++)  /* a group it touches with slack below its rank */
@@ -405,15 +419,12 @@ static inline int best_keepable(const Ctx *c, u64 owned, u64 capital, const lane
 #define LOSS_TEST_MOST_LEFT 12  /* as in games/adaman.py */
 #define NO_PAYMENT (1 << 20)  /* _fewest_cards of a personality nothing can pay */
 
-/* _fewest_cards: the fewest cards of `available` that can pay p, highest ranks first. */
-static inline int fewest_cards(const Ctx *c, int p, u64 available) {
-    u64 usable = available & c->shares[p];
+/* _fewest_cards: the fewest of the cards `ordered` holds (in_rank_order) that can pay p,
+ * highest ranks first. */
+static inline int fewest_cards(const Ctx *c, int p, u64 ordered) {
     int paid = 0, count = 0;
-    for (int i = 0; i < c->nby_rank && usable; i++) {
-        int card = c->by_rank[i];
-        if (!(usable >> card & 1)) continue;
-        usable &= ~(1ULL << card);
-        paid += c->rank[card];
+    for (u64 usable = ordered & c->shares_ordered[p]; usable; usable &= usable - 1) {
+        paid += c->rank[c->by_rank[lowest(usable)]];
         count++;
         if (paid >= c->rank[p]) return count;
     }
@@ -421,25 +432,18 @@ static inline int fewest_cards(const Ctx *c, int p, u64 available) {
 }
 
 /* _spare_cards: how many cards a win could leave (negative: no win), each personality's
- * fewest cards into fewest_of[] (by card) where it is not NULL. */
-static inline int spare_cards(const Ctx *c, u64 remaining, u64 owned, u64 capital, int *fewest_of) {
+ * fewest cards into fewest_of[] (by card) where it is not NULL; `ordered`: the owned and
+ * Capital cards in rank order. */
+static inline int spare_cards(const Ctx *c, u64 remaining, u64 owned, u64 ordered, int *fewest_of) {
     int spare = popcount(owned);
-    u64 available = owned | capital;
     while (remaining && spare >= 0) {
         int p = lowest(remaining);
         remaining &= remaining - 1;
-        int fewest = fewest_cards(c, p, available);
+        int fewest = fewest_cards(c, p, ordered);
         if (fewest_of) fewest_of[p] = fewest;
         spare -= fewest;
     }
     return spare;
-}
-
-/* `cards` as a mask over places in by_rank: its lowest bits are its highest ranks. */
-static inline u64 in_rank_order(const Ctx *c, u64 cards) {
-    u64 ordered = 0;
-    for (; cards; cards &= cards - 1) ordered |= c->by_rank_bit[lowest(cards)];
-    return ordered;
 }
 
 /* Adaman._best_cards: the rank of the `count` best of the cards `ordered` holds as a
@@ -506,13 +510,13 @@ static inline int rank_left(const Ctx *c, const State *s, u64 remaining, u64 own
 }
 
 /* Adaman._tail_keep: `limit`, or less where the personalities still to be dealt cap
- * what a win keeps; -1: no win.  over_of[] and fewest_of[] hold each remaining
- * personality's least overpay and fewest cards from owned | capital. */
-static int tail_keep(const Ctx *c, const State *s, const int *over_of, const int *fewest_of, int limit) {
+ * what a win keeps; -1: no win.  `all`: the owned and Capital cards in rank order;
+ * over_of[] and fewest_of[] hold each remaining personality's least overpay and fewest
+ * cards from them. */
+static int tail_keep(const Ctx *c, const State *s, u64 all, const int *over_of, const int *fewest_of, int limit) {
     u64 undealt = c->undealt_mask[s->dealt];
     if (!(undealt & c->pers)) return limit;
     int keep = limit, over = 0, fewest = 0, need = 0;
-    u64 all = in_rank_order(c, s->resources | (s->capital & ~c->pers) | (undealt & ~c->pers));
     for (int index = c->size - 1; index >= s->dealt; index--) {
         int person = c->deck[index];
         if (!(c->pers >> person & 1)) continue;
@@ -540,12 +544,12 @@ static int upper_bound(const Ctx *c, const State *s) {
     relaxation(c, s, &remaining, &owned, &capital);
     int need = rank_sum(c, remaining), fewest_of[MAX_CARDS];
     const int *over_of = NULL;
-    int spare = hall_slacks(c, s, slacks) ? spare_cards(c, remaining, owned, capital, fewest_of)
-                                                                  : -1;
+    u64 ordered = available_in_rank_order(c, s);
+    int spare = hall_slacks(c, s, slacks) ? spare_cards(c, remaining, owned, ordered, fewest_of) : -1;
     int left = spare >= 0 ? rank_left(c, s, remaining, owned, capital, &over_of) : -1;
     if (left >= 0) {
-        int keepable = best_keepable(c, owned, capital, slacks, spare < ROW_SIZE - 1 ? spare : ROW_SIZE - 1, left);
-        int keep = tail_keep(c, s, over_of, fewest_of, keepable < left ? keepable : left);
+        int keepable = best_keepable(c, ordered, slacks, spare < ROW_SIZE - 1 ? spare : ROW_SIZE - 1, left);
+        int keep = tail_keep(c, s, ordered, over_of, fewest_of, keepable < left ? keepable : left);
         if (keep >= 0) return c->personality_total + keep;
     }
     u64 available = owned | capital;
@@ -696,7 +700,7 @@ static inline int can_still_win(const Ctx *c, const State *s) {
     lanes_t slacks[MAX_GROUPS / LANES];
     relaxation(c, s, &remaining, &owned, &capital);
     const int *over_of;
-    return hall_slacks(c, s, slacks) && spare_cards(c, remaining, owned, capital, NULL) >= 0 &&
+    return hall_slacks(c, s, slacks) && spare_cards(c, remaining, owned, available_in_rank_order(c, s), NULL) >= 0 &&
            rank_left(c, s, remaining, owned, capital, &over_of) >= 0;
 }
 
@@ -857,14 +861,14 @@ static int some_loss_fits(const Ctx *c, const LossTerms *terms, const int *peopl
 static int loss_can_reach(const Ctx *c, const State *s, int level) {
     u64 remaining, owned, capital;
     relaxation(c, s, &remaining, &owned, &capital);
-    u64 available = owned | capital;
+    u64 available = owned | capital, ordered = available_in_rank_order(c, s);
     LossTerms terms;
     terms.unpayable = 0;
     int people[MAX_CARDS], n = 0, spare = popcount(owned), left = rank_sum(c, owned);
     for (u64 rest = remaining; rest; rest &= rest - 1) {
         int p = lowest(rest);
         people[n++] = p;
-        terms.fewest[p] = fewest_cards(c, p, available);
+        terms.fewest[p] = fewest_cards(c, p, ordered);
         terms.over[p] = least_overpay(c, c->rank[p], available & c->shares[p]);
         if (terms.over[p] < 0) {
             terms.unpayable |= 1ULL << p;
@@ -1105,6 +1109,8 @@ static PyObject *core_solve(PyObject *self, PyObject *args) {
             for (int v = 0; v < c->nlanes; v++) c->undealt_lanes[i][v] += (int16_t)sign * lanes[v];
         }
     }
+    for (int card = 0; card < MAX_CARDS; card++) c->shares_ordered[card] = in_rank_order(c, c->shares[card]);
+    for (int i = 0; i <= c->size; i++) c->undealt_ordered[i] = in_rank_order(c, c->undealt_mask[i] & ~c->pers);
     for (int i = 0; i < c->size; i++) {
         u64 after = c->undealt_mask[i + 1] & ~c->pers;
         c->after_ordered[i] = in_rank_order(c, after);
