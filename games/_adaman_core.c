@@ -97,9 +97,10 @@ typedef struct {
     lanes_t eased[MAX_LOSS_SETS][MAX_GROUPS / LANES];
 } LossSets;
 
-/* What the bounds of one position share (C only): the Hall slacks and the least overpays
- * of its relaxation, kept for the position they were last computed for, since the bound,
- * the cover, the win and loss tests and the move bounds of a node each ask for them. */
+/* What the search writes as it goes (C only): move_bounds' loss sets (listed once per
+ * position, `stamp`), and the Hall slacks and least overpays of the relaxation of the
+ * position that last asked for them, since the bound, the cover, the win and loss tests
+ * and the move bounds of one node each ask. */
 typedef struct Scratch {
     unsigned long long now, stamp[MAX_CARDS + 1];
     LossSets sets[MAX_CARDS + 1];
@@ -145,7 +146,7 @@ typedef struct {
     int cover_gap;                    /* may_exceed: asked where the bound is at most this above the floor */
     int cover_node_limit;             /* may_exceed: nodes of the cover's search before it gives up */
     uint8_t chunk[3][1u << CHUNK_BITS];
-    struct Scratch *scratch;      /* move_bounds' listed loss sets, the kept relaxation (written there) */
+    struct Scratch *scratch;          /* written during the search */
 } Ctx;
 
 /* ----- ranks ------------------------------------------------------------------------ */
@@ -339,15 +340,16 @@ static inline int lanes_negative(const lanes_t *lanes, int n) {
     return ((words[0] | words[1]) & 0x8000800080008000ULL) != 0;  /* a sign bit */
 }
 
+/* The same rows and deck position, so the same relaxation (Scratch). */
+static inline int same_position(const State *a, const State *b) {
+    return a->dealt == b->dealt && a->capital == b->capital && a->resources == b->resources && a->palace == b->palace;
+}
+
 /* _hall_slacks of a state's relaxation (relaxation()): fills the slack lanes (groups past
  * ngroups stay far above zero), returns 0 when a suit group falls short.  Summed per card
  * over lanes of groups; what the cards still to be dealt add (owned non-personalities) and
  * take (personalities) is summed once per deck position (undealt_lanes), so only the
  * rows' cards are summed here (C only; the same slacks). */
-static inline int same_position(const State *a, const State *b) {
-    return a->dealt == b->dealt && a->capital == b->capital && a->resources == b->resources && a->palace == b->palace;
-}
-
 static inline int hall_slacks(const Ctx *c, const State *s, lanes_t *slacks) {
     Scratch *kept = c->scratch;
     int nl = c->nlanes;
@@ -1104,9 +1106,12 @@ static PyObject *core_solve(PyObject *self, PyObject *args) {
         for (int v = 0; v < c->nlanes; v++) c->undealt_lanes[i][v] = (lanes_t){0};
         for (u64 m = c->undealt_mask[i]; m; m &= m - 1) {
             int card = lowest(m);
-            const lanes_t *lanes = c->pers >> card & 1 ? c->lane_demand[card] : c->lane_touching[card];
-            int sign = c->pers >> card & 1 ? -1 : 1;
-            for (int v = 0; v < c->nlanes; v++) c->undealt_lanes[i][v] += (int16_t)sign * lanes[v];
+            for (int v = 0; v < c->nlanes; v++) {
+                if (c->pers >> card & 1)
+                    c->undealt_lanes[i][v] -= c->lane_demand[card][v];
+                else
+                    c->undealt_lanes[i][v] += c->lane_touching[card][v];
+            }
         }
     }
     for (int card = 0; card < MAX_CARDS; card++) c->shares_ordered[card] = in_rank_order(c, c->shares[card]);
