@@ -644,7 +644,6 @@ static inline int bounded_moves(const Ctx *c, const State *s, Move *moves, int *
     /* _pulled_card: what a Capital target's departure deals to the Capital (R8) */
     int next = s->dealt < c->size && !(c->pers >> c->deck[s->dealt] & 1) ? c->deck[s->dealt] : -1;
     lanes_t slack[MAX_GROUPS / LANES];
-    int lanes_ready = 0;
     c->scratch->now++;  /* the sets listed for an earlier position are stale */
     /* each personality's least overpay now: a child has fewer cards, so overpays no less
      * (a loss, where one cannot be paid: the overpays bound nothing) */
@@ -665,13 +664,10 @@ static inline int bounded_moves(const Ctx *c, const State *s, Move *moves, int *
     }
     int n = collect_moves(c, s, moves, out, root, &cut);
     *cut_best = cut.cut;
+    if (n) hall_slacks(c, s, slack);
     for (int i = 0; i < n; i++) {  /* each above the floor by its rank count */
         Move m = moves[i];
         int pulls = next >= 0 && (s->capital >> m.target & 1);
-        if (!lanes_ready) {
-            hall_slacks(c, s, slack);
-            lanes_ready = 1;
-        }
         lanes_t after[MAX_GROUPS / LANES];
         int t = m.target;
         for (int v = 0; v < c->nlanes; v++)
