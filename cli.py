@@ -175,8 +175,7 @@ def bench(game, seeds, mode, engine, time_limit, baseline, baseline_limit, varia
         def each(row):
             bar.update(1)
             if verbose:
-                bar.write(f"seed {row['seed']}: {row['verdict']} score={row['score']} "
-                          f"states={row['states']} {row['seconds']:.3f}s")
+                bar.write(benchmark.deal_line(row))
         rows = benchmark.run(rules, seed_range, mode, engine, time_limit, baseline, baseline_limit, each)
     click.echo(f"{rules.name} ({rules.variant}), time limit {time_limit:g} s per deal")
     click.echo("\n".join(benchmark.summary(rows, mode, engine, baseline)))

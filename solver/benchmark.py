@@ -64,6 +64,19 @@ def run(game: Game, seeds: Iterable[int], mode: str, engine: str, time_limit: fl
     return rows
 
 
+def deal_line(row: dict) -> str:
+    """One deal's figures, as `--verbose` prints them; with a baseline, its states beside
+    the engine's and their ratio (a lower bound, marked >=, where the baseline hit its cap
+    before deciding)."""
+    line = f"seed {row['seed']}: {row['verdict']} score={row['score']} states={row['states']} {row['seconds']:.3f}s"
+    if "base_states" in row:
+        ratio = row["base_states"] / max(row["states"], 1)
+        capped = "" if row["base_decided"] else ">="
+        line += (f"  baseline states={row['base_states']} {row['base_seconds']:.3f}s"
+                 f"{'' if row['base_decided'] else ' (capped)'}  ratio {capped}{ratio:,.1f}x")
+    return line
+
+
 def summary(rows: list[dict], mode: str, engine: str, baseline: str | None = None) -> list[str]:
     count = len(rows)
     decided = sum(row["decided"] for row in rows)
