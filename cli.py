@@ -58,7 +58,8 @@ def deal_options(func):
 def search_options(func):
     func = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")(func)
     func = click.option("--engine", type=click.Choice(ENGINES), default="auto", show_default=True,
-                        help="auto: compiled where the game has it, else pruned; plain: the baseline.")(func)
+                        help="auto: compiled where the game has it, else pruned; plain: the baseline "
+                             "(compiled-plain: the same in C, Adaman only).")(func)
     func = click.option("--max-memory", type=click.IntRange(min=1), default=4096, show_default=True,
                         help="Megabytes the transposition table may use (UNDECIDED when it is full).")(func)
     func = click.option("--max-table", type=click.IntRange(min=1), help="Transposition table entries at most.")(func)

@@ -882,6 +882,20 @@ static int loss_can_reach(const Ctx *c, const State *s, int level) {
 #define LEVEL_PROBES 1
 #define FIRST_PASS_MOVES 4  /* as Adaman.first_pass_moves */
 
+/* The plain baseline's moves (Adaman.legal_moves, in its order): each target from the
+ * lowest card index up, its payments from every usable card down through the subsets. */
+#define PLAIN_LEGAL_MOVES
+static int legal_moves(const Ctx *c, const State *s, Move *out) {
+    int n = 0;
+    for (u64 targets = s->capital | s->palace; targets; targets &= targets - 1) {
+        int t = lowest(targets), need = c->rank[t];
+        u64 usable = s->resources & c->shares[t];
+        for (u64 payment = rank_sum(c, usable) >= need ? usable : 0; payment; payment = (payment - 1) & usable)
+            if (rank_sum(c, payment) >= need) out[n++] = (Move){t, payment};
+    }
+    return n;
+}
+
 /* ----- the table key ---------------------------------------------------------------- */
 static inline u64 spread32(u64 x) {
     x &= 0xFFFFFFFFULL;
@@ -966,14 +980,16 @@ static int read_int_sequence(PyObject *seq, int *out, int limit, int *n, const c
 
 PyDoc_STRVAR(solve_doc,
 "solve(deck, dealt, capital, resources, palace, status, tables, mode, time_limit, max_states, max_table,\n"
-"      lds_rounds=0)\n"
+"      lds_rounds=0, plain_ceiling=-1)\n"
 "\n"
 "The Adaman 'pruned' search, compiled.  deck: card indices top first; the state as in\n"
 "AdamanState; tables = (rank, personality_bits, shares, groups, touching_groups, by_rank,\n"
 "personality_total, lowest_win_score[, minimal_payments, cover_gap, cover_node_limit]) with groups a sequence of (demand, touching,\n"
 "straddling) masks and touching_groups[i] a mask over group numbers; mode 'optimal' or\n"
 "'winnable'; time_limit (seconds), max_states, max_table: None for no limit; lds_rounds:\n"
-"rounds of limited discrepancy search before the complete winnability search.\n"
+"rounds of limited discrepancy search before the complete winnability search;\n"
+"plain_ceiling >= 0 (the game's max_score): the 'plain' search instead, every legal move\n"
+"in rule order and no bound, node for node solver/search.py's engine 'plain'.\n"
 "\n"
 "Returns (verdict, score, line, line_score, states, table_hits, unique, max_depth,\n"
 "exhausted) with verdict 'WON', 'LOST' or 'UNDECIDED', line a list of (target, payment)\n"
@@ -981,10 +997,10 @@ PyDoc_STRVAR(solve_doc,
 
 static PyObject *core_solve(PyObject *self, PyObject *args) {
     PyObject *deck_obj, *capital_obj, *resources_obj, *palace_obj, *tables, *time_obj, *states_obj, *table_obj;
-    int dealt, status, lds_rounds = 0;
+    int dealt, status, lds_rounds = 0, plain_ceiling = -1;
     const char *mode;
-    if (!PyArg_ParseTuple(args, "OiOOOiOsOOO|i", &deck_obj, &dealt, &capital_obj, &resources_obj, &palace_obj,
-                          &status, &tables, &mode, &time_obj, &states_obj, &table_obj, &lds_rounds))
+    if (!PyArg_ParseTuple(args, "OiOOOiOsOOO|ii", &deck_obj, &dealt, &capital_obj, &resources_obj, &palace_obj,
+                          &status, &tables, &mode, &time_obj, &states_obj, &table_obj, &lds_rounds, &plain_ceiling))
         return NULL;
     int optimal = parse_mode(mode);
     if (optimal < 0) return NULL;
@@ -1119,7 +1135,7 @@ static PyObject *core_solve(PyObject *self, PyObject *args) {
         c->after_count[i] = popcount(after);
     }
 
-    result = solve_position(c, &root, optimal, time_obj, states_obj, table_obj, lds_rounds);
+    result = solve_position(c, &root, optimal, time_obj, states_obj, table_obj, lds_rounds, plain_ceiling);
 
 done:
     free(c->scratch);

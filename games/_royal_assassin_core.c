@@ -853,7 +853,7 @@ static PyObject *core_solve(PyObject *self, PyObject *args) {
 
     if (read_position(c, &root, stock_obj, pos, reserve_obj, columns_obj, locks_obj, jokers_on, available, turned,
                       redeal_blocked, status, tables) == 0)
-        result = solve_position(c, &root, optimal, time_obj, states_obj, table_obj, lds_rounds);
+        result = solve_position(c, &root, optimal, time_obj, states_obj, table_obj, lds_rounds, -1);
     free(c);
     return result;
 }

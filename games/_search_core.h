@@ -138,6 +138,7 @@ typedef struct {
     int level;                        /* what find_win looks for: a line scoring this much */
     int win_len, win_score;
     int narrowed;                     /* value(): moves searched per position in the first pass (0: all) */
+    int plain_ceiling;                /* the plain baseline: the game's max_score (< 0: the pruned search) */
     Move moves[MAX_DEPTH][MAX_MOVES];
     int bounds[MAX_DEPTH][MAX_MOVES];
     State children[MAX_DEPTH][MAX_MOVES];
@@ -327,6 +328,15 @@ static int search_win(Search *x, const State *root) {
     return find_win(x, root, 0, COMPLETE);
 }
 
+/* value() at a terminal state: its score noted (the best line) and stored exact. */
+static inline int valued_terminal(Search *x, const State *s, const Slot *k, int depth, int *score) {
+    if (!is_terminal(x->game, s)) return 0;
+    *score = terminal_score(x->game, s);
+    note_terminal(x, *score, s->status == FINISHED_WON, depth);
+    store(x, &x->table, k, *score, 1);
+    return 1;
+}
+
 static int value(Search *x, const State *s, int floor, int depth, int enough) {
     const Ctx *c = x->game;
     if (x->best_score != SCORE_NONE && x->best_score > floor) floor = x->best_score;
@@ -340,12 +350,8 @@ static int value(Search *x, const State *s, int floor, int depth, int enough) {
         }
     }
     count_state(x, depth);
-    if (is_terminal(c, s)) {
-        int score = terminal_score(c, s);
-        note_terminal(x, score, s->status == FINISHED_WON, depth);
-        store(x, &x->table, &k, score, 1);
-        return score;
-    }
+    int score;
+    if (valued_terminal(x, s, &k, depth, &score)) return score;
     int ceiling = upper_bound(c, s);
     if (ceiling <= floor) {
         store(x, &x->table, &k, ceiling, 0);
@@ -486,6 +492,78 @@ static void run_optimal(Search *x, const State *root) {
     probe_values(x, root, target);
 }
 
+/* ----- the plain baseline ----------------------------------------------------------- */
+/* Engine "plain" of solver/search.py, node for node: depth-first search with the table and
+ * nothing else (no bound, no order, no quick-win rounds), every legal move in rule order
+ * (the game's legal_moves hook), every value exact.  It is the baseline issue 3 measures
+ * the pruned search against, compiled so that the side-by-side runs reach far enough for
+ * the ratio to mean something.  A game offers it by defining PLAIN_LEGAL_MOVES and
+ *   int legal_moves(const Ctx *, const State *, Move *out)   legal_moves, in its order */
+#ifdef PLAIN_LEGAL_MOVES
+/* find_win without bounds (allowed = None, bounded = False). */
+static int plain_win(Search *x, const State *s, int depth) {
+    const Ctx *c = x->game;
+    Slot k = pack(c, s);
+    if (slot_used(find_slot(&x->table, &k))) {
+        x->table_hits++;
+        return 0;
+    }
+    count_state(x, depth);
+    if (is_terminal(c, s)) {
+        int score = terminal_score(c, s);
+        note_terminal(x, score, s->status == FINISHED_WON, depth);
+        if (score >= x->level) {
+            x->win_len = depth;
+            x->win_score = score;
+            return 1;
+        }
+    } else if (guaranteed_score(c, s) >= x->level) {
+        x->win_len = depth;
+        x->win_score = SCORE_NONE;
+        return 1;
+    } else {
+        if (depth >= MAX_DEPTH) exceed(x, EXHAUSTED_MEMORY);
+        Move *moves = x->moves[depth];
+        int n = legal_moves(c, s, moves);
+        for (int i = 0; i < n; i++) {
+            State child = apply_move(c, s, moves[i]);
+            x->path[depth] = moves[i];
+            if (plain_win(x, &child, depth + 1)) return 1;
+        }
+    }
+    store(x, &x->table, &k, 0, 1);
+    return 0;
+}
+
+/* value() without bounds: the exact value; siblings stop only at the game's max_score. */
+static int plain_value(Search *x, const State *s, int depth) {
+    const Ctx *c = x->game;
+    Slot k = pack(c, s);
+    Slot *slot = find_slot(&x->table, &k);
+    if (slot_used(slot)) {
+        x->table_hits++;
+        return slot_value(slot);
+    }
+    count_state(x, depth);
+    int score;
+    if (valued_terminal(x, s, &k, depth, &score)) return score;
+    if (depth >= MAX_DEPTH) exceed(x, EXHAUSTED_MEMORY);
+    Move *moves = x->moves[depth];
+    int n = legal_moves(c, s, moves), best = -1;
+    for (int i = 0; i < n; i++) {
+        State child = apply_move(c, s, moves[i]);
+        x->path[depth] = moves[i];
+        int got = plain_value(x, &child, depth + 1);
+        if (got > best) {
+            best = got;
+            if (best >= x->plain_ceiling) break;
+        }
+    }
+    store(x, &x->table, &k, best, 1);
+    return best;
+}
+#endif
+
 /* ----- Python interface ------------------------------------------------------------- */
 /* solve()'s mode: 1 optimal, 0 winnable, -1 with a Python exception set. */
 static int parse_mode(const char *mode) {
@@ -501,11 +579,12 @@ static PyObject *score_object(int score) {
 }
 
 /* The rest of solve() once the game has read its position and tables: the budgets
- * (time_limit, max_states, max_table: None for no limit; lds_rounds), the search, and the
- * result (verdict, score, line, line_score, states, table_hits, unique, max_depth,
- * exhausted).  NULL with a Python exception set. */
+ * (time_limit, max_states, max_table: None for no limit; lds_rounds), the search (the
+ * plain baseline where plain_ceiling >= 0, the game's max_score), and the result
+ * (verdict, score, line, line_score, states, table_hits, unique, max_depth, exhausted).
+ * NULL with a Python exception set. */
 static PyObject *solve_position(const Ctx *game, const State *root, int optimal, PyObject *time_obj,
-                                PyObject *states_obj, PyObject *table_obj, int lds_rounds) {
+                                PyObject *states_obj, PyObject *table_obj, int lds_rounds, int plain_ceiling) {
     Search *x = calloc(1, sizeof(Search));
     if (!x) return PyErr_NoMemory();
     x->game = game;
@@ -522,6 +601,13 @@ static PyObject *solve_position(const Ctx *game, const State *root, int optimal,
         goto done;
     }
     x->lds_rounds = lds_rounds;
+    x->plain_ceiling = plain_ceiling;
+#ifndef PLAIN_LEGAL_MOVES
+    if (plain_ceiling >= 0) {
+        PyErr_SetString(PyExc_ValueError, "this game has no compiled plain search");
+        goto done;
+    }
+#endif
     if (table_init(&x->table, max_table) < 0 || table_init(&x->tried, max_table) < 0) { PyErr_NoMemory(); goto done; }
     x->best_score = SCORE_NONE;
     x->level = game->lowest_win_score;
@@ -530,6 +616,12 @@ static PyObject *solve_position(const Ctx *game, const State *root, int optimal,
 
     volatile int won = 0;
     if (setjmp(x->abort) == 0) {
+#ifdef PLAIN_LEGAL_MOVES
+        if (plain_ceiling >= 0) {
+            if (optimal) plain_value(x, root, 0);
+            else won = plain_win(x, root, 0);
+        } else
+#endif
         if (optimal) run_optimal(x, root);
         else won = search_win(x, root);
     }

@@ -829,8 +829,9 @@ class Adaman(Game):
 
     def compiled_solve(self, state: AdamanState, mode: str, limits: CompiledLimits) -> CompiledRun:
         """The "pruned" search of solver/search.py run in C, on the tables of this instance
-        (`_compiled_tables`).  The Excuse variant (a second kind of decision) is not
-        covered: EngineError."""
+        (`_compiled_tables`), or with `limits.plain` its "plain" search (the baseline: every
+        legal move, no bound; it stops trying siblings only at max_score).  The Excuse
+        variant (a second kind of decision) is not covered: EngineError."""
         if self.excuse:
             raise EngineError("the compiled Adaman engine does not cover the excuse variant; "
                               "use --engine pruned")
@@ -842,7 +843,7 @@ class Adaman(Game):
         return CompiledRun(*_adaman_core.solve(
             state.deal.cards, state.dealt, state.capital, state.resources, state.palace, state.status,
             self._compiled_tables(), mode, limits.time_limit, limits.max_states, limits.max_table,
-            limits.lds_rounds,
+            limits.lds_rounds, self.max_score if limits.plain else -1,
         ))
 
     def _compiled_tables(self) -> tuple:

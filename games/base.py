@@ -135,12 +135,14 @@ class CoverProblem:
 
 @dataclass(frozen=True)
 class CompiledLimits:
-    """What a compiled search may spend (None: no limit) and its quick-win rounds."""
+    """What a compiled search may spend (None: no limit), its quick-win rounds, and
+    whether it is the plain baseline (engine "compiled-plain") instead of "pruned"."""
 
     time_limit: float | None
     max_states: int | None
     max_table: int | None
     lds_rounds: int
+    plain: bool = False
 
 
 @dataclass(frozen=True)

@@ -644,6 +644,8 @@ class RoyalAssassin(Game):
         this instance (`_compiled_tables`).  Not covered (EngineError, so engine "auto" falls
         back to Python): the redeal variant (V7), whose stock changes, and subclasses that
         change the rules."""
+        if limits.plain:
+            raise EngineError("Royal Assassin has no compiled plain engine; use --engine plain")
         if self.redeal:
             raise EngineError("the compiled Royal Assassin engine does not cover the redeal variant; "
                               "use --engine pruned")

@@ -21,7 +21,10 @@ its search_moves (below the root);
 solver/cpsat.py) near the root; `engine="compiled"` hands the search to the game's
 compiled_solve hook (Adaman and Royal Assassin: the "pruned" search in C, node for node;
 EngineError when a game or variant has none); `engine="auto"` (the CLI's default) is
-"compiled" where the game has it for the variant in use, else "pruned".
+"compiled" where the game has it for the variant in use, else "pruned";
+`engine="compiled-plain"` is the plain baseline in C, node for node (Adaman: issue 3's
+side-by-side runs need it to reach far enough for their state ratio to mean something;
+EngineError elsewhere).
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ from games.base import CompiledLimits, EngineError, Game
 from solver.cpsat import refined_upper_bound
 
 WON, LOST, UNDECIDED = "WON", "LOST", "UNDECIDED"
-ENGINES = ("auto", "plain", "pruned", "cpsat", "compiled")
+ENGINES = ("auto", "plain", "pruned", "cpsat", "compiled", "compiled-plain")
 #: With engine "cpsat", nodes this shallow whose fast bound does not cut them also ask the
 #: game's refined (slower, CP-SAT) bound.
 REFINED_BOUND_DEPTH = 1
@@ -108,14 +111,14 @@ def solve(game: Game, state: Any, mode: str = "optimal", engine: str = "pruned",
         raise ValueError(f"{game.name}: the solver handles single-player deterministic games only")
     if mode not in ("optimal", "winnable") or engine not in ENGINES:
         raise ValueError(f"unknown mode {mode!r} or engine {engine!r}")
-    if engine in ("compiled", "auto"):  # the game's own compiled search: "pruned" in C
+    if engine in ("compiled", "auto", "compiled-plain"):  # the game's own compiled search
         try:
-            result = _compiled(game, state, mode, budget)
+            result = _compiled(game, state, mode, budget, plain=engine == "compiled-plain")
             if result is None:
                 raise EngineError(f"no compiled engine for {game.name}")
             return result
         except EngineError:
-            if engine == "compiled":
+            if engine != "auto":
                 raise
             engine = "pruned"  # auto: the same search in Python where C does not reach
     search = _Search(game, engine, budget)
@@ -129,12 +132,13 @@ def solve(game: Game, state: Any, mode: str = "optimal", engine: str = "pruned",
         sys.setrecursionlimit(old_limit)
 
 
-def _compiled(game: Game, state: Any, mode: str, budget: Budget) -> SolveResult | None:
-    """The game's compiled search under this budget, as a SolveResult (None: it has none)."""
+def _compiled(game: Game, state: Any, mode: str, budget: Budget, plain: bool = False) -> SolveResult | None:
+    """The game's compiled search under this budget, as a SolveResult (None: it has none);
+    with `plain`, its plain baseline."""
     table_cap, cap_reason = budget.table_cap(game.compiled_entry_bytes or PYTHON_ENTRY_BYTES)
     started = time.perf_counter()
     run = game.compiled_solve(state, mode, CompiledLimits(budget.time_limit, budget.max_states, table_cap,
-                                                          LDS_ROUNDS))
+                                                          LDS_ROUNDS, plain))
     if run is None:
         return None
     stats = Stats(run.states, run.table_hits, run.unique, run.max_depth, time.perf_counter() - started)
@@ -143,7 +147,8 @@ def _compiled(game: Game, state: Any, mode: str, budget: Budget) -> SolveResult 
         "time": f"time limit of {budget.time_limit:g} s" if budget.time_limit is not None else "",
         "table": cap_reason, "memory": "memory for the transposition table",
     }[run.exhausted]
-    return SolveResult(run.verdict, run.score, run.line, run.line_score, mode, "compiled", stats, exhausted)
+    return SolveResult(run.verdict, run.score, run.line, run.line_score, mode,
+                       "compiled-plain" if plain else "compiled", stats, exhausted)
 
 
 class _Search:

@@ -1,5 +1,6 @@
-"""What every compiled engine's tests check against the Python "pruned" engine it mirrors:
-the same verdict, score, line and statistics, node for node, under any budget."""
+"""What every compiled engine's tests check against the Python engine it mirrors ("pruned"
+for "compiled", "plain" for "compiled-plain"): the same verdict, score, line and
+statistics, node for node, under any budget."""
 
 from __future__ import annotations
 
@@ -23,12 +24,16 @@ def check_line(game, state, result):
         check_claim(game, state, result.line, False, result.line_score)
 
 
-def compare(game, state, mode, budget):
-    """Compiled and pruned agree on everything, stats included; returns the compiled result."""
-    compiled = solve(game, state, mode, "compiled", budget)
-    pruned = solve(game, state, mode, "pruned", budget)
-    assert summary(compiled) == summary(pruned), (game.variant, game.describe(state), mode, budget)
-    assert compiled.engine == "compiled"
+PYTHON_TWIN = {"compiled": "pruned", "compiled-plain": "plain"}
+
+
+def compare(game, state, mode, budget, engine="compiled"):
+    """A compiled engine and its Python twin agree on everything, stats included; returns
+    the compiled result."""
+    compiled = solve(game, state, mode, engine, budget)
+    python = solve(game, state, mode, PYTHON_TWIN[engine], budget)
+    assert summary(compiled) == summary(python), (game.variant, game.describe(state), mode, budget, engine)
+    assert compiled.engine == engine
     check_line(game, state, compiled)
     if compiled.exhausted:
         assert compiled.verdict in (UNDECIDED, WON, LOST) and compiled.score is None
@@ -37,19 +42,20 @@ def compare(game, state, mode, budget):
     return compiled
 
 
-def check_every_small_budget(game, states, wanted: int = 3) -> None:
+def check_every_small_budget(game, states, wanted: int = 3, engine: str = "compiled") -> None:
     """Budgets from nothing to more than enough, on `wanted` positions whose full search
     takes 30-300 states: the same stop, the same line."""
     checked = 0
     for state in states:
-        full = max(solve(game, state, mode, "pruned", Budget(max_states=300)).stats.states for mode in MODES)
+        full = max(solve(game, state, mode, PYTHON_TWIN[engine], Budget(max_states=300)).stats.states
+                   for mode in MODES)
         if not 30 <= full <= 300:
             continue
         limits = set(range(8)) | set(range(full - 3, full + 3)) | set(range(0, full, full // 8))
         for limit in sorted(limits):
             for mode in MODES:
-                compare(game, state, mode, Budget(max_states=limit))
-                compare(game, state, mode, Budget(max_table=limit))
+                compare(game, state, mode, Budget(max_states=limit), engine)
+                compare(game, state, mode, Budget(max_table=limit), engine)
         checked += 1
         if checked == wanted:
             break

@@ -87,6 +87,35 @@ def test_compiled_equals_pruned_on_a_whole_lost_deal():
     assert (result.verdict, result.score) == (LOST, 61)
 
 
+# ----- the plain baseline in C, node for node the plain engine ------------------------------
+@pytest.mark.parametrize("game,seeds,min_decided", [(BASIC, range(12), 10), (PAWNS, range(100, 106), 4)],
+                         ids=["basic", "pawns_courts=all"])
+def test_compiled_plain_equals_plain_on_positions_of_every_depth(game, seeds, min_decided):
+    """Engine "compiled-plain" is the baseline of issue 3's side-by-side runs: it must be
+    the plain engine, every legal move in rule order and no bound, state for state; where
+    the budget runs out, both stop at the same node with the same line."""
+    decided = {mode: 0 for mode in MODES}
+    for state in positions(game, seeds, every=2):
+        for mode in MODES:
+            result = compare(game, state, mode, Budget(max_states=3000), "compiled-plain")
+            decided[mode] += not result.exhausted
+    assert decided["optimal"] >= min_decided and decided["winnable"] >= min_decided
+
+
+def test_compiled_plain_agrees_under_every_small_budget():
+    check_every_small_budget(BASIC, positions(BASIC, range(48, 60), every=2), engine="compiled-plain")
+
+
+def test_compiled_plain_decides_a_whole_deal_the_pruned_search_decides():
+    """Seed 14's win, found by the plain search from the deal in about 100,000 states (the
+    pruned one needs about 100; the optimum is out of the plain search's reach)."""
+    state = BASIC.initial_state(BASIC.deal_from_seed(14))
+    plain = solve(BASIC, state, "winnable", "compiled-plain", Budget(max_states=1_000_000))
+    pruned = solve(BASIC, state, "winnable", "compiled")
+    assert plain.verdict == pruned.verdict == WON and not plain.exhausted
+    assert plain.stats.states > pruned.stats.states
+
+
 # ----- the answers of the plain engine ------------------------------------------------------
 @pytest.mark.parametrize("game,seeds,min_wins", [(BASIC, range(40, 60), 0), (BASIC, WIN_SEEDS, 3),
                                                 (PAWNS, range(120, 140), 3)],
@@ -148,6 +177,11 @@ def test_excuse_variant_and_other_games_are_refused():
     state = excuse.initial_state(excuse.deal_from_seed(0))
     with pytest.raises(EngineError, match="excuse"):
         solve(excuse, state, "optimal", "compiled")
+    with pytest.raises(EngineError, match="excuse"):
+        solve(excuse, state, "optimal", "compiled-plain")
     royal = make_game("royal-assassin", ["redeal"])  # its own compiled engine does not cover V7
     with pytest.raises(ValueError, match="redeal"):
         solve(royal, royal.initial_state(royal.deal_from_seed(0)), "winnable", "compiled")
+    standard = make_game("royal-assassin")
+    with pytest.raises(EngineError, match="no compiled plain engine"):
+        solve(standard, standard.initial_state(standard.deal_from_seed(0)), "winnable", "compiled-plain")
