@@ -834,7 +834,7 @@ class Adaman(Game):
         variant (a second kind of decision) is not covered: EngineError."""
         if self.excuse:
             raise EngineError("the compiled Adaman engine does not cover the excuse variant; "
-                              "use --engine pruned")
+                              f"use --engine {'plain' if limits.plain else 'pruned'}")
         try:
             from games import _adaman_core
         except ImportError as exc:

@@ -177,7 +177,7 @@ def test_excuse_variant_and_other_games_are_refused():
     state = excuse.initial_state(excuse.deal_from_seed(0))
     with pytest.raises(EngineError, match="excuse"):
         solve(excuse, state, "optimal", "compiled")
-    with pytest.raises(EngineError, match="excuse"):
+    with pytest.raises(EngineError, match="excuse variant; use --engine plain"):
         solve(excuse, state, "optimal", "compiled-plain")
     royal = make_game("royal-assassin", ["redeal"])  # its own compiled engine does not cover V7
     with pytest.raises(ValueError, match="redeal"):
