@@ -272,6 +272,24 @@ static inline int moves_reaching(Search *x, const State *s, Move *moves, int dep
     return kept;
 }
 
+/* find_win at a node it counts: 1 when the node itself reaches the level sought (a
+ * terminal scoring that much, noted as a terminal either way, or a non-terminal whose
+ * score the game guarantees), with win_len and win_score set. */
+static inline int reaches_level(Search *x, const State *s, int depth, int terminal) {
+    if (terminal) {
+        int score = terminal_score(x->game, s);
+        note_terminal(x, score, s->status == FINISHED_WON, depth);
+        if (score < x->level) return 0;
+        x->win_len = depth;
+        x->win_score = score;        /* at a win's level: a win */
+        return 1;
+    }
+    if (guaranteed_score(x->game, s) < x->level) return 0;
+    x->win_len = depth;
+    x->win_score = SCORE_NONE;        /* the line goes on: complete_line */
+    return 1;
+}
+
 static int find_win(Search *x, const State *s, int depth, int allowed) {
     const Ctx *c = x->game;
     int complete = allowed == COMPLETE;
@@ -283,20 +301,9 @@ static int find_win(Search *x, const State *s, int depth, int allowed) {
         return 0;
     }
     count_state(x, depth);
-    int open = 0;
-    if (is_terminal(c, s)) {
-        int score = terminal_score(c, s);
-        note_terminal(x, score, s->status == FINISHED_WON, depth);
-        if (score >= x->level) {  /* at a win's level: a win */
-            x->win_len = depth;
-            x->win_score = score;
-            return 1;
-        }
-    } else if (guaranteed_score(c, s) >= x->level) {
-        x->win_len = depth;
-        x->win_score = SCORE_NONE;    /* the line goes on: complete_line */
-        return 1;
-    } else if (x->level >= c->lowest_win_score ? can_still_win(c, s) : loss_can_reach(c, s, x->level)) {
+    int open = 0, terminal = is_terminal(c, s);
+    if (reaches_level(x, s, depth, terminal)) return 1;
+    if (!terminal && (x->level >= c->lowest_win_score ? can_still_win(c, s) : loss_can_reach(c, s, x->level))) {
         open = 1;
         if (depth >= MAX_DEPTH) exceed(x, EXHAUSTED_MEMORY);
         Move *moves = x->moves[depth];
@@ -509,19 +516,9 @@ static int plain_win(Search *x, const State *s, int depth) {
         return 0;
     }
     count_state(x, depth);
-    if (is_terminal(c, s)) {
-        int score = terminal_score(c, s);
-        note_terminal(x, score, s->status == FINISHED_WON, depth);
-        if (score >= x->level) {
-            x->win_len = depth;
-            x->win_score = score;
-            return 1;
-        }
-    } else if (guaranteed_score(c, s) >= x->level) {
-        x->win_len = depth;
-        x->win_score = SCORE_NONE;
-        return 1;
-    } else {
+    int terminal = is_terminal(c, s);
+    if (reaches_level(x, s, depth, terminal)) return 1;
+    if (!terminal) {
         if (depth >= MAX_DEPTH) exceed(x, EXHAUSTED_MEMORY);
         Move *moves = x->moves[depth];
         int n = legal_moves(c, s, moves);

@@ -71,9 +71,9 @@ def deal_line(row: dict) -> str:
     line = f"seed {row['seed']}: {row['verdict']} score={row['score']} states={row['states']} {row['seconds']:.3f}s"
     if "base_states" in row:
         ratio = row["base_states"] / max(row["states"], 1)
-        capped = "" if row["base_decided"] else ">="
+        capped = not row["base_decided"]
         line += (f"  baseline states={row['base_states']} {row['base_seconds']:.3f}s"
-                 f"{'' if row['base_decided'] else ' (capped)'}  ratio {capped}{ratio:,.1f}x")
+                 f"{' (capped)' if capped else ''}  ratio {'>=' if capped else ''}{ratio:,.1f}x")
     return line
 
 
