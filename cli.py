@@ -16,9 +16,10 @@ import click
 from tqdm import tqdm
 
 from games import GAMES, make_game
-from games.base import Game, UsurperError
+from games.base import WON, Game, UsurperError
 from solver import benchmark
 from solver import catalogue as catalogues
+from solver.hints import clairvoyant_hint
 from solver.search import ENGINES, Budget, SolveResult, solve
 from solver.verify import check_claim, replay_text
 
@@ -102,28 +103,21 @@ def hint(game, seed, deal_text, variants, time_limit, max_states, max_table, max
     rules, cards = load_deal(game, seed, deal_text, variants)
     state = rules.initial_state(cards)
     state = rules.apply_line(state, rules.parse_line(state, moves)) if moves.strip() else state
-    if rules.outcome(state) is not None:
-        raise UsurperError(f"the game is over ({rules.outcome(state).result}); there is no next move")
-    budget = Budget(time_limit, max_states, max_table, max_memory)
-    result = solve(rules, state, "optimal", engine, budget)
-    verify_result(rules, state, result)
-    best = result.line[0] if result.line else rules.legal_moves(state)[0]
+    advice = clairvoyant_hint(rules, state, engine, Budget(time_limit, max_states, max_table, max_memory))
     report = {
-        "game": rules.name, "variant": rules.variant, "position": rules.describe(state),
-        "move": rules.format_move(state, best),
-        "secures": result.score, "verdict": result.verdict,
-        "proven": result.score is not None, "best_found": result.line_score,
-        "exhausted": result.exhausted,
+        "game": rules.name, "variant": rules.variant, "position": advice.position, "move": advice.move_text,
+        "secures": advice.secures, "verdict": advice.verdict, "proven": advice.proven,
+        "best_found": advice.best_found, "exhausted": advice.exhausted,
     }
     if as_json:
         click.echo(json.dumps(report, indent=2))
         return
     click.echo(f"Position: {report['position']}")
     click.echo(f"Hint: {report['move']}")
-    if report["proven"]:
-        click.echo(f"It keeps the optimal score {result.score} reachable ({result.verdict.lower()} with best play).")
+    if advice.proven:
+        click.echo(f"It keeps the optimal score {advice.secures} reachable ({advice.verdict.lower()} with best play).")
     else:
-        click.echo(f"Not proven ({result.exhausted} ran out): best line found scores {result.line_score}.")
+        click.echo(f"Not proven ({advice.exhausted} ran out): best line found scores {advice.best_found}.")
 
 
 @usurper.command()
@@ -148,7 +142,7 @@ def verify(game, seed, deal_text, variants, moves, as_json):
     elif outcome is None:
         click.echo(f"Legal, {played.played} moves; the game goes on. {report['position']}")
     else:
-        click.echo(f"Legal, {played.played} moves: {outcome.result.upper()} ({outcome.reason}), score {outcome.score}")
+        click.echo(f"Legal, {played.played} moves: {outcome.text()}, score {outcome.score}")
     if not played.ok:
         sys.exit(1)
 
@@ -169,17 +163,17 @@ def verify(game, seed, deal_text, variants, moves, as_json):
 def bench(game, seeds, mode, engine, time_limit, baseline, baseline_limit, variants, quick, verbose):
     """Solve a seed range and print decided %, time percentiles, states, win rate (Wilson 95 %)."""
     rules = make_game(game, variants)
-    if quick:  # both engines in Python, so that their state counts compare
-        seeds, mode, engine, time_limit, baseline, baseline_limit = "0-19", "winnable", "pruned", 2.0, "plain", 1.0
+    if quick:
+        seeds, mode, engine, time_limit, baseline, baseline_limit = (
+            benchmark.QUICK[name] for name in ("seeds", "mode", "engine", "time_limit", "baseline", "baseline_limit"))
     seed_range = benchmark.parse_seed_range(seeds)
     with tqdm(total=len(seed_range), unit="deal", disable=None, leave=False) as bar:
         def each(row):
             bar.update(1)
             if verbose:
                 bar.write(benchmark.deal_line(row))
-        rows = benchmark.run(rules, seed_range, mode, engine, time_limit, baseline, baseline_limit, each)
-    click.echo(f"{rules.name} ({rules.variant}), time limit {time_limit:g} s per deal")
-    click.echo("\n".join(benchmark.summary(rows, mode, engine, baseline)))
+        lines = benchmark.report(rules, seed_range, mode, engine, time_limit, baseline, baseline_limit, each)
+    click.echo("\n".join(lines))
 
 
 class GameOrCommand(click.Group):
@@ -224,7 +218,7 @@ def catalogue():
 def catalogue_run(game, seeds, out, variants, mode, engine, time_limit, max_states, max_memory, verdict_limit,
                   workers, scheduler):
     """Solve every seed of --seeds, one row per seed in --out; re-running resumes."""
-    job = catalogues.make_job(game, variants, mode, engine, time_limit, max_states, max_memory, verdict_limit)
+    job = catalogues.make_job(make_game, game, variants, mode, engine, time_limit, max_states, max_memory, verdict_limit)
     seed_range = benchmark.parse_seed_range(seeds)
     progress: dict = {}
 
@@ -290,14 +284,14 @@ def catalogue_stats(file, plot, as_json, undecided):
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 def pick(game, winnable, min_score, catalogue_file, variants, random_seed, as_json):
     """A seed to play, from a catalogue: won deals only, or deals reaching a score."""
-    job = catalogues.make_job(game, variants)
+    job = catalogues.make_job(make_game, game, variants)
     path = catalogue_file or catalogues.shipped_catalogue(job)
     if catalogue_file is None and not path.exists():
         raise UsurperError(f"no shipped catalogue for {job.title} ({path}); make one with "
                            f"`usurper catalogue {job.game} --seeds 0-999 --out FILE` and pass --catalogue FILE")
     book = catalogues.read(path)
     catalogues.check_matches(book, job)
-    row, matches = catalogues.pick(book, winnable, min_score, random.Random(random_seed))
+    row, matches = catalogues.pick_row(book, winnable, min_score, random.Random(random_seed))
     seed = row["seed"]
     flags = "".join(f" --variant {shlex.quote(word)}" for word in job.variants)
     if as_json:
@@ -325,7 +319,7 @@ def load_deal(game: str, seed, deal_text, variants) -> tuple[Game, tuple]:
 def verify_result(rules: Game, state, result: SolveResult) -> None:
     """Replay the line before anything is printed; a mismatch is a solver bug, never output."""
     if result.line_score is not None:
-        check_claim(rules, state, result.line, result.verdict == "WON", result.line_score)
+        check_claim(rules, state, result.line, result.verdict == WON, result.line_score)
 
 
 def result_report(rules: Game, cards: tuple, state, result: SolveResult, seed) -> dict:
@@ -336,8 +330,7 @@ def result_report(rules: Game, cards: tuple, state, result: SolveResult, seed) -
         "seed": seed, "deal": rules.format_deal(cards),
         "verdict": result.verdict, "mode": result.mode, "engine": result.engine,
         "optimal_score": result.score, "line_score": result.line_score,
-        "line_end": f"{outcome.result}: {outcome.reason}" + (f" ({outcome.detail})" if outcome.detail else "")
-        if outcome else None,
+        "line_end": outcome.text() if outcome else None,
         "line": [text for text in rules.format_line(state, result.line).split("; ") if text],
         "line_verified": result.line_score is not None,
         "exhausted": result.exhausted,

@@ -1,26 +1,48 @@
-"""Build of the compiled searches (games/_adaman_core.c, games/_royal_assassin_core.c, both
-over the shared search skeleton games/_search_core.h); metadata is in pyproject.toml.
+"""Build of the compiled searches: each game's `_core.c` (games/adaman/, games/royal_assassin/)
+over the game-agnostic search skeleton solver/_search_core.h; metadata is in pyproject.toml.
 
-`pip install -e .` (or `pip install .`) compiles the extensions with the platform's C
-compiler and Python headers.  The pure-Python engines never need them: only engines
-`compiled` and `auto` import them (and `auto` falls back to Python without them).
+The extensions are optional: where no C compiler (or no Python headers) is to be had, the
+build of an extension fails quietly and the install goes on, and the engine `auto` then
+uses the Python engines (saying so once on stderr).
 """
 
+import sys
+
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
+
+
+class OptionalBuildExt(build_ext):
+    """Builds what it can: a failed extension is reported in one line, never fatal."""
+
+    def run(self) -> None:
+        try:
+            super().run()
+        except Exception as exc:  # no compiler at all: the distutils errors are not exported
+            self._skip("the compiled engines", exc)
+
+    def build_extension(self, ext: Extension) -> None:
+        try:
+            super().build_extension(ext)
+        except Exception as exc:
+            self._skip(ext.name, exc)
+
+    @staticmethod
+    def _skip(what: str, exc: Exception) -> None:
+        print(f"usurper: {what} not built ({exc}); the Python engines will be used", file=sys.stderr)
+
+
+def core(package: str) -> Extension:
+    return Extension(
+        f"games.{package}._core",
+        sources=[f"games/{package}/_core.c"],
+        depends=["solver/_search_core.h"],
+        include_dirs=["solver"],
+        extra_compile_args=["-O3", "-std=c11"],
+    )
+
 
 setup(
-    ext_modules=[
-        Extension(
-            "games._adaman_core",
-            sources=["games/_adaman_core.c"],
-            depends=["games/_search_core.h"],
-            extra_compile_args=["-O3", "-std=c11"],
-        ),
-        Extension(
-            "games._royal_assassin_core",
-            sources=["games/_royal_assassin_core.c"],
-            depends=["games/_search_core.h"],
-            extra_compile_args=["-O3", "-std=c11"],
-        ),
-    ]
+    ext_modules=[core("adaman"), core("royal_assassin")],
+    cmdclass={"build_ext": OptionalBuildExt},
 )

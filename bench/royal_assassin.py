@@ -1,19 +1,13 @@
-"""Royal Assassin benchmark: `python bench/royal_assassin.py [options]` is
-`usurper bench royal-assassin [options]`.
+"""Royal Assassin benchmark: the figures of `usurper bench royal-assassin [options]`, with
+the same options.
 
-    python bench/royal_assassin.py --seeds 0-999 --time-limit 5
-    python bench/royal_assassin.py --seeds 0-999 --variant two_jokers --variant fixed_royals=4
+    python bench/royal_assassin.py --quick
+    python bench/royal_assassin.py --seeds 0-999 --time-limit 10 --variant joker_dies
 
-See `usurper bench --help`; the figures are computed by solver/benchmark.py.
+The figures are computed by solver/benchmark.py.
 """
 
-import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-import cli  # noqa: E402
+from common import main
 
 if __name__ == "__main__":
-    sys.argv[1:1] = ["bench", "royal-assassin"]
-    cli.main()
+    main("royal-assassin")

@@ -5,7 +5,11 @@ state is one node of the game tree.  States are small immutable values; the game
 state, knows how to move between them.  The solver only ever calls the verbs below, so a
 new game plugs into search, verification, hints and catalogues by meeting this contract.
 
-Required verbs (all games are single-player and deterministic once the deal is known):
+Every game declares its `game_type` (a GameType: players, simultaneous or sequential moves,
+chance, information, returns, repeating positions), and each search family checks it and
+refuses, in one line, what it cannot handle.
+
+Required verbs of a one-player game (a simultaneous game's verbs are in its own package):
 
     deal_from_seed(seed)        -> Deal            a documented, stable shuffle
     parse_deal(text)            -> Deal            strict; raises DealError naming the problem
@@ -39,13 +43,6 @@ inherits the neutral defaults here):
                                          more than `floor`: a finer test than
                                          score_upper_bound (`ceiling`), asked where
                                          that one lets the state through
-    first_pass_moves            -> int   (attribute) a won deal's value probes are run
-                                         first with only this many moves per position
-                                         (those whose move bound passes the floor, in
-                                         the search order), for a good first line; 0: none
-    level_probes                -> bool  (attribute) a lost deal's best score is found by
-                                         level probes (solver/search.py) with the two
-                                         hooks below, rather than by value probes
     guaranteed_score(state)     -> int   every line from the state scores at least this
                                          (scores are never negative; -1: nothing known)
     loss_can_reach(state, level) -> bool False only when no line from the state ends in a
@@ -56,21 +53,29 @@ inherits the neutral defaults here):
                                          whose first bound is above `floor`
     order_moves(state, moves)   -> list  the order in which to try moves (wins early first)
     search_moves(state)         -> list  legal_moves less moves proved dominated (never
-                                         changes the best score reachable; see each game)
+                                         changes the best score reachable; see each game).
+                                         Stated for positions a search reached by a move
+                                         from its root: a proof may rest on the move that
+                                         led there (the position before it offered the same
+                                         choice), so the solver keeps every legal move at
+                                         the root
     compiled_solve(state, mode, limits) -> CompiledRun | None
                                          the game's own compiled search (engine "compiled"),
                                          the same algorithm as engine "pruned"; None: none.
                                          `compiled_entry_bytes` says what its table entry
                                          costs, so the solver can turn memory into entries.
 
-Games never import the solver: hooks take and return plain values (the dataclasses
-below), and the solver turns them into its results.
+Every hook is a fact about positions; how a search is scheduled (quick-win rounds, a first
+pass, level or value probes) is the solver's own setting, never a game attribute.  Games
+never import the solver: hooks take and return plain values (the dataclasses below), and
+the solver turns them into its results.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
+from enum import Enum
 from typing import Any, Hashable, Sequence
 
 Deal = tuple
@@ -98,23 +103,96 @@ class EngineError(UsurperError, ValueError):
     """A search engine this game (or this variant of it) does not offer."""
 
 
-WON = "won"
-LOST = "lost"
-LOST_UTTERLY = "lost utterly"
+class CompiledMissing(EngineError):
+    """The compiled engine of a game is not built (no C compiler at install time)."""
+
+
+class UnsupportedGame(UsurperError, ValueError):
+    """A search family asked to analyse a type of game it cannot handle."""
+
+
+class Verdict(str, Enum):
+    """The one vocabulary of answers, for games, solver, CLI and catalogue alike: a finished
+    game is WON or LOST; a search that ran out of budget is UNDECIDED."""
+
+    WON = "WON"
+    LOST = "LOST"
+    UNDECIDED = "UNDECIDED"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+WON, LOST, UNDECIDED = Verdict.WON, Verdict.LOST, Verdict.UNDECIDED
+
+
+class Termination(str, Enum):
+    """Why a game ended (as python-chess's `Termination`): a fixed set, one reason per way a
+    game of Usurper's can end, each named after the ruling that decides it."""
+
+    ALL_PERSONALITIES_CONTROLLED = "every personality controlled"          # Adaman: the win
+    NO_LEGAL_MOVE = "no legal move"                                        # Adaman R2
+    PALACE_OVERFLOW = "palace overflow: a sixth personality entered the Palace"  # Adaman R9
+    ALL_ROYALS_KILLED = "every Royal on the table was killed"             # Royal Assassin R24
+    PLAYER_ENDED = "the player ended the game with Royals on the table"  # Royal Assassin R26
+
+    def __str__(self) -> str:
+        return self.value
 
 
 @dataclass(frozen=True)
 class Outcome:
-    """How a finished game ended: `result` is WON, LOST or LOST_UTTERLY, `reason` says why."""
+    """How a finished game ended: WON or LOST, why, the score, and a free-text detail (the
+    score's parts, a ruler) for people."""
 
-    result: str
-    reason: str
+    result: Verdict
+    reason: Termination
     score: int
     detail: str = ""
 
     @property
     def won(self) -> bool:
         return self.result == WON
+
+    @property
+    def utter(self) -> bool:
+        """A loss that scores nothing whatever was achieved (Adaman's palace overflow)."""
+        return self.reason == Termination.PALACE_OVERFLOW
+
+    def text(self) -> str:
+        """For people: "won: every personality controlled (66 + 29 left in Resources)"."""
+        result = "lost utterly" if self.utter else self.result.value.lower()
+        return f"{result}: {self.reason}" + (f" ({self.detail})" if self.detail else "")
+
+
+@dataclass(frozen=True)
+class GameType:
+    """What kind of game a game is, as OpenSpiel declares it, so that each search family can
+    check what it handles and refuse the rest in one line."""
+
+    min_players: int = 1
+    max_players: int = 1
+    simultaneous: bool = False        # players choose at once (else one acts at a time)
+    deterministic: bool = True        # no chance once the deal is fixed
+    perfect_information: bool = False  # at a real table (every solitaire here hides its deck)
+    returns: bool = False             # per-player returns (else one score)
+    repeats: bool = False             # a position can recur (the game tree has cycles)
+
+    def describe(self) -> str:
+        """A few words for an error message: "2-4 players, simultaneous moves"."""
+        if self.min_players == self.max_players:
+            players = "one player" if self.max_players == 1 else f"{self.max_players} players"
+        else:
+            players = f"{self.min_players}-{self.max_players} players"
+        words = [players, "simultaneous moves" if self.simultaneous else "sequential moves"]
+        if not self.deterministic:
+            words.append("chance")
+        if self.repeats:
+            words.append("repeating positions")
+        return ", ".join(words)
+
+
+SOLITAIRE = GameType()
 
 
 @dataclass(frozen=True)
@@ -135,13 +213,15 @@ class CoverProblem:
 
 @dataclass(frozen=True)
 class CompiledLimits:
-    """What a compiled search may spend (None: no limit), its quick-win rounds, and
-    whether it is the plain baseline (engine "compiled-plain") instead of "pruned"."""
+    """What a compiled search may spend (None: no limit), how the solver schedules it
+    (`schedule`: quick-win rounds, first-pass moves, level probes on or off, as the C
+    skeleton reads them), and whether it is the plain baseline (engine "compiled-plain")
+    instead of "pruned"."""
 
     time_limit: float | None
     max_states: int | None
     max_table: int | None
-    lds_rounds: int
+    schedule: tuple[int, int, int]
     plain: bool = False
 
 
@@ -166,6 +246,8 @@ class Game(ABC):
 
     name: str = ""
     variant: str = "standard"
+    #: What kind of game this is; each search family checks it before it runs.
+    game_type: GameType = SOLITAIRE
     #: The cards of the deck in use, in canonical order (what a seed shuffles).
     cards: tuple = ()
     #: The highest score any line of any deal can reach; the solver stops early on it.
@@ -232,9 +314,6 @@ class Game(ABC):
 
     def may_exceed(self, state: State, floor: int, ceiling: int) -> bool:
         return True
-
-    first_pass_moves = 0
-    level_probes = False
 
     def guaranteed_score(self, state: State) -> int:
         outcome = self.outcome(state)

@@ -1,6 +1,6 @@
 """Card types shared by the games, and the one strict reader of deal texts they all use.
 
-The Decktet table is the one of the Adaman spec (`shared/rules/adaman.md` §1.2–1.3): the ID
+The Decktet table is the one of the Adaman spec (`docs/rules/adaman.md` §1.2–1.3): the ID
 is only a canonical order, Ace = 1 and Crown = 10 (ruling R14), Pawns and Courts 10 (P1).
 
 The 52-card deck (plus Jokers) is in canonical order C, D, H, S, and within a suit

@@ -112,3 +112,16 @@ def summary(rows: list[dict], mode: str, engine: str, baseline: str | None = Non
             f"hit their cap: for those the ratio is a lower bound)"),
         ]
     return lines
+
+
+#: `--quick`: winnability of seeds 0-19 with both Python engines side by side (so that their
+#: state counts compare), under a minute.
+QUICK = {"seeds": "0-19", "mode": "winnable", "engine": "pruned", "time_limit": 2.0, "baseline": "plain",
+         "baseline_limit": 1.0}
+
+
+def report(game: Game, seeds: list[int], mode: str, engine: str, time_limit: float, baseline: str | None = None,
+           baseline_limit: float = 10.0, each: Callable[[dict], None] = lambda row: None) -> list[str]:
+    """Solve `seeds` and return the printed figures: a title line, then `summary`."""
+    rows = run(game, seeds, mode, engine, time_limit, baseline, baseline_limit, each)
+    return [f"{game.name} ({game.variant}), time limit {time_limit:g} s per deal", *summary(rows, mode, engine, baseline)]

@@ -13,7 +13,7 @@ Outcomes are explicit, as in Solvitaire and Freecell Solver: WON and LOST only f
 search that finished (a complete win search that found none proves LOST even when the
 optimum of the loss then runs out of budget); a search whose time, state or table budget
 ran out says UNDECIDED (with the best line it had found, never presented as optimal).
-`engine="plain"` is the baseline of issue 2 (no bounds); `engine="pruned"` adds the game's
+`engine="plain"` is the baseline (no bounds); `engine="pruned"` adds the game's
 score_upper_bound hook as branch and bound (with move_bounds, which rule children out
 before they are made, and may_exceed, the finer test of a node the bound lets through) and
 its search_moves (below the root);
@@ -22,8 +22,8 @@ solver/cpsat.py) near the root; `engine="compiled"` hands the search to the game
 compiled_solve hook (Adaman and Royal Assassin: the "pruned" search in C, node for node;
 EngineError when a game or variant has none); `engine="auto"` (the CLI's default) is
 "compiled" where the game has it for the variant in use, else "pruned";
-`engine="compiled-plain"` is the plain baseline in C, node for node (Adaman: issue 3's
-side-by-side runs need it to reach far enough for their state ratio to mean something;
+`engine="compiled-plain"` is the plain baseline in C, node for node (Adaman: side-by-side
+benchmark runs need it to reach far enough for their state ratio to mean something;
 EngineError elsewhere).
 """
 
@@ -34,18 +34,40 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.base import CompiledLimits, EngineError, Game
+from games.base import LOST, UNDECIDED, WON, CompiledLimits, CompiledMissing, EngineError, Game, UnsupportedGame, Verdict
 from solver.cpsat import refined_upper_bound
 
-WON, LOST, UNDECIDED = "WON", "LOST", "UNDECIDED"
+__all__ = ["LOST", "UNDECIDED", "WON", "Budget", "SearchSettings", "SolveResult", "Stats", "Verdict", "solve",
+           "check_single_player"]
+
 ENGINES = ("auto", "plain", "pruned", "cpsat", "compiled", "compiled-plain")
 #: With engine "cpsat", nodes this shallow whose fast bound does not cut them also ask the
 #: game's refined (slower, CP-SAT) bound.
 REFINED_BOUND_DEPTH = 1
 BUDGET_CHECK_EVERY = 4096
-#: Rounds of limited discrepancy search (0, 1, ... departures from the move order) tried
-#: for a quick win before the complete search.
-LDS_ROUNDS = 5
+
+
+@dataclass(frozen=True)
+class SearchSettings:
+    """How the search is scheduled: the solver's own choices, the same for every game.
+
+    `lds_rounds`: rounds of limited discrepancy search (0, 1, ... departures from the move
+    order) tried for a quick win before the complete search.  `first_pass_moves`: a won
+    deal's value probes run first over a narrowed tree, the first this-many moves of each
+    position whose move bound passes the floor (0: no first pass).  `level_probes`: a lost
+    deal's optimum comes from level probes (else from value probes).  None of them changes
+    an answer, only how soon it comes; tests switch them to check that."""
+
+    lds_rounds: int = 5
+    first_pass_moves: int = 4
+    level_probes: bool = True
+
+    def schedule(self) -> tuple[int, int, int]:
+        """The settings as the compiled skeleton reads them."""
+        return self.lds_rounds, self.first_pass_moves, int(self.level_probes)
+
+
+DEFAULT_SETTINGS = SearchSettings()
 
 
 @dataclass(frozen=True)
@@ -90,7 +112,7 @@ class SolveResult:
     """What a search established.  `score` is the proven optimum, None when not proven;
     `line` reaches `line_score` (the best found), and is the optimal line when score is set."""
 
-    verdict: str
+    verdict: Verdict
     score: int | None
     line: list[Any]
     line_score: int | None
@@ -98,30 +120,47 @@ class SolveResult:
     engine: str
     stats: Stats = field(default_factory=Stats)
     exhausted: str = ""    # which budget ran out, for UNDECIDED
+    upper_bound: int | None = None  # a proven bound on the optimum where it is not exact
 
 
 class BudgetExceeded(Exception):
     """A budget ran out; the message says which.  Caught inside solve(): UNDECIDED."""
 
 
+def check_single_player(game: Game) -> None:
+    """This search walks a tree: one player, moves in turn, no chance, no position twice on
+    a line.  Any other kind of game is refused in one line, naming what handles it."""
+    kind = game.game_type
+    if kind.max_players == 1 and not kind.simultaneous and kind.deterministic and not kind.repeats:
+        return
+    if kind.simultaneous or kind.max_players > 1:
+        other = "use the simultaneous-move analysis (solver.simultaneous)"
+    elif kind.repeats:
+        other = "use the search for repeating positions (solver.cycles)"
+    else:
+        other = "no search here handles chance"
+    raise UnsupportedGame(f"the single-player search cannot analyse {game.name} ({kind.describe()}); {other}")
+
+
 def solve(game: Game, state: Any, mode: str = "optimal", engine: str = "pruned",
-          budget: Budget = Budget()) -> SolveResult:
+          budget: Budget = Budget(), settings: SearchSettings = DEFAULT_SETTINGS) -> SolveResult:
     """Decide `state` of `game`: is a win reachable, and (mode 'optimal') the best score."""
-    if getattr(game, "players", 1) != 1 or not getattr(game, "deterministic", True):
-        raise ValueError(f"{game.name}: the solver handles single-player deterministic games only")
+    check_single_player(game)
     if mode not in ("optimal", "winnable") or engine not in ENGINES:
         raise ValueError(f"unknown mode {mode!r} or engine {engine!r}")
     if engine in ("compiled", "auto", "compiled-plain"):  # the game's own compiled search
         try:
-            result = _compiled(game, state, mode, budget, plain=engine == "compiled-plain")
+            result = _compiled(game, state, mode, budget, settings, plain=engine == "compiled-plain")
             if result is None:
                 raise EngineError(f"no compiled engine for {game.name}")
             return result
-        except EngineError:
+        except EngineError as exc:
             if engine != "auto":
                 raise
+            if isinstance(exc, CompiledMissing):
+                _notice_once(f"usurper: note: {exc}; using the Python engine (slower)")
             engine = "pruned"  # auto: the same search in Python where C does not reach
-    search = _Search(game, engine, budget)
+    search = _Search(game, engine, budget, settings)
     old_limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(old_limit, 20_000))
     try:
@@ -132,13 +171,24 @@ def solve(game: Game, state: Any, mode: str = "optimal", engine: str = "pruned",
         sys.setrecursionlimit(old_limit)
 
 
-def _compiled(game: Game, state: Any, mode: str, budget: Budget, plain: bool = False) -> SolveResult | None:
+_NOTICES: set[str] = set()
+
+
+def _notice_once(text: str) -> None:
+    """A note for the user on stderr, once per process (e.g. the compiled engine is missing)."""
+    if text not in _NOTICES:
+        _NOTICES.add(text)
+        print(text, file=sys.stderr)
+
+
+def _compiled(game: Game, state: Any, mode: str, budget: Budget, settings: SearchSettings,
+              plain: bool = False) -> SolveResult | None:
     """The game's compiled search under this budget, as a SolveResult (None: it has none);
     with `plain`, its plain baseline."""
     table_cap, cap_reason = budget.table_cap(game.compiled_entry_bytes or PYTHON_ENTRY_BYTES)
     started = time.perf_counter()
     run = game.compiled_solve(state, mode, CompiledLimits(budget.time_limit, budget.max_states, table_cap,
-                                                          LDS_ROUNDS, plain))
+                                                          settings.schedule(), plain))
     if run is None:
         return None
     stats = Stats(run.states, run.table_hits, run.unique, run.max_depth, time.perf_counter() - started)
@@ -147,13 +197,14 @@ def _compiled(game: Game, state: Any, mode: str, budget: Budget, plain: bool = F
         "time": f"time limit of {budget.time_limit:g} s" if budget.time_limit is not None else "",
         "table": cap_reason, "memory": "memory for the transposition table",
     }[run.exhausted]
-    return SolveResult(run.verdict, run.score, run.line, run.line_score, mode,
+    return SolveResult(Verdict(run.verdict), run.score, run.line, run.line_score, mode,
                        "compiled-plain" if plain else "compiled", stats, exhausted)
 
 
 class _Search:
-    def __init__(self, game: Game, engine: str, budget: Budget):
+    def __init__(self, game: Game, engine: str, budget: Budget, settings: SearchSettings):
         self.game = game
+        self.settings = settings
         self.engine = engine
         self.budget = budget
         self.table: dict = {}
@@ -186,7 +237,7 @@ class _Search:
                 self.value(root, -1, 0, self.game.max_score + 1)
             else:
                 target = self._first_target(root)
-                if self.proved_lost and self.game.level_probes:
+                if self.proved_lost and self.settings.level_probes:
                     self._probe_levels(root, target)
                 else:
                     if not self.proved_lost:
@@ -221,11 +272,8 @@ class _Search:
 
         Every probe above the optimum is a refutation, and those just above it cost the
         most; probes below it end at their first line.  Bisecting between `low` and the
-        bound (a gap of 20 is common) refuted several targets above the optimum on the
-        way; going up refutes only one (issue 3, Adaman 0-99 beside bisection in one run:
-        median 0.227 to 0.193 s, 59.6 to 49.0 s in all, the slowest deal 12.7 to 6.3 s; a
-        few deals whose first probes must refute a large subtree at a low floor lose, 93
-        from 0.49 to 2.6 s; Royal Assassin 0-99 unchanged)."""
+        bound would refute several targets above the optimum on the way; going up refutes
+        only one (docs/performance.md has the measurements)."""
         low = -1 if self.best_score is None else self.best_score
         high = max(top, low)
         while low < high:
@@ -247,12 +295,10 @@ class _Search:
         The first win is often far below the optimum, and a probe that finds a better
         line must first refute, at its low floor, every subtree it tries before that
         line; the narrowed tree often finds a line at or near the optimum for a small
-        part of the states, and the complete probes then start from there (issue 3: with the optimum
-        given as the first line, the won deals of 0-99 took a median of 0.065 s instead
-        of 0.104 s; `Adaman.first_pass_moves` has what this gives)."""
-        if not self.game.first_pass_moves:
+        part of the states, and the complete probes then start from there."""
+        if not self.settings.first_pass_moves:
             return
-        self.narrowed = self.game.first_pass_moves
+        self.narrowed = self.settings.first_pass_moves
         self._probe_values(root, top)
         self.narrowed = 0
         self.table.clear()
@@ -268,7 +314,7 @@ class _Search:
 
         Every loss misses a personality, a card or a Royal, and a search for exactly that
         prunes far more than branch and bound on values, where every position that could
-        conceivably still win is bounded above any loss (issue 3)."""
+        conceivably still win is bounded above any loss."""
         level = 0 if self.best_score is None else self.best_score + 1
         while level <= top:
             self.level, self.path = level, []
@@ -326,7 +372,7 @@ class _Search:
         moves = self._moves(state, depth)
         # A move whose own bound cannot beat the bar is not played: its bound stands in
         # for its child's value (so a fail-low answer stays an upper bound), and the child
-        # is never made.  Most children of an expanded node fall here (issue 3).
+        # is never made.  Most children of an expanded node fall here.
         move_bounds = game.move_bounds(state, moves, floor) if self.bounded else [game.max_score] * len(moves)
         passing = 0  # moves above the floor so far: the first pass plays only the first few
         for move, move_bound in zip(moves, move_bounds):
@@ -378,7 +424,7 @@ class _Search:
         that went wrong near the root has emptied its subtree.  Such a restricted search
         only ever proves a win; without one, the complete search decides."""
         if self.bounded:
-            for allowed in range(LDS_ROUNDS):
+            for allowed in range(self.settings.lds_rounds):
                 self.tried = {}
                 if self.find_win(root, 0, allowed):
                     return True
@@ -418,7 +464,7 @@ class _Search:
         if complete:
             self._store(key, None, True)
         else:
-            self._remember(self.tried, key, LDS_ROUNDS if dead else allowed)
+            self._remember(self.tried, key, self.settings.lds_rounds if dead else allowed)
         return False
 
     def _reaching(self, state, moves: list) -> list:

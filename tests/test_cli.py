@@ -90,7 +90,7 @@ def test_verify_reports_the_end_of_a_legal_line():
     line = "; ".join(json.loads(done.stdout)["line"])
     checked = usurper("verify", "adaman", "--seed", "5", "--moves", line, "--json")
     report = json.loads(checked.stdout)
-    assert checked.returncode == 0 and report["legal"] and report["result"] == "won"
+    assert checked.returncode == 0 and report["legal"] and report["result"] == "WON"
 
 
 def test_verify_names_the_first_illegal_move_and_exits_1():

@@ -1,4 +1,4 @@
-"""Adaman, checked against `shared/rules/adaman.md`: the worked examples of §10, the rulings
+"""Adaman, checked against `docs/rules/adaman.md`: the worked examples of §10, the rulings
 R1–R18 as behaviours, the variants of §9 (rulings E1–E6, P1–P3), deal and move notation, and
 card conservation over many random playouts.
 
@@ -17,7 +17,9 @@ import pytest
 
 from games import make_game
 from games.adaman import Adaman, AdamanState
-from games.base import LOST, LOST_UTTERLY, WON, DealError, MoveError, VariantError
+from games.base import LOST, WON, DealError, MoveError, Termination, VariantError
+
+LOST_UTTERLY = Termination.PALACE_OVERFLOW
 from games.decks import BASIC_DECK, DECKTET, EXCUSE, PAWNS_AND_COURTS
 
 BASIC = Adaman()
@@ -223,7 +225,7 @@ def test_example_c_utter_loss_in_setup_scores_0():
     """§10 Example C; ruling R9: the 6th personality in the Palace ends the game at once."""
     state = start(EXAMPLE_C)
     outcome = BASIC.outcome(state)
-    assert outcome is not None and outcome.result == LOST_UTTERLY and outcome.score == 0
+    assert outcome is not None and outcome.reason == LOST_UTTERLY and outcome.score == 0
     assert BASIC.legal_moves(state) == []
     assert names(state.capital) == {"Desert", "Origin", "Journey", "Mountain", "Battle"}
     assert names(state.resources) == {"Ace of Suns"}
@@ -387,7 +389,7 @@ def test_r9_palace_overflow_during_a_refill_mid_game_is_utter_loss_0():
     state = start(FULL_PALACE)
     after = BASIC.apply(state, BASIC.parse_move(state, "Author <- Journey + Forest"))
     outcome = BASIC.outcome(after)
-    assert outcome is not None and outcome.result == LOST_UTTERLY and outcome.score == 0
+    assert outcome is not None and outcome.reason == LOST_UTTERLY and outcome.score == 0
     assert names(after.palace) == {"Painter", "Savage", "Sailor", "Soldier", "Lunatic", "Penitent"}
     assert after.dealt == 17  # nothing dealt after the Penitent
     assert BASIC.legal_moves(after) == []
@@ -546,7 +548,7 @@ def test_e6_palace_overflow_in_the_pass_that_dealt_the_excuse_is_utter_loss():
            "Soldier", "Lunatic"]
     state = start(top, EXCUSE_GAME)
     outcome = EXCUSE_GAME.outcome(state)
-    assert outcome is not None and outcome.result == LOST_UTTERLY and outcome.score == 0
+    assert outcome is not None and outcome.reason == LOST_UTTERLY and outcome.score == 0
     assert EXCUSE_GAME.legal_moves(state) == []
 
 
@@ -806,12 +808,12 @@ def check_playout(game: Adaman, deal, rng, style, seen_keys, tally):
         fields = (state.dealt, state.capital, state.resources, state.palace, state.status)
         assert seen_keys.setdefault(key, fields) == fields, "two different states share a key"
         if outcome is not None:
-            tally[outcome.result] += 1
-            if outcome.result == LOST_UTTERLY:
+            tally[LOST_UTTERLY if outcome.utter else outcome.result] += 1
+            if outcome.reason == LOST_UTTERLY:
                 assert len(palace) == 6 and outcome.score == 0
             else:
                 assert len(palace) <= 5
-            if outcome.result == LOST:
+            if outcome.result == LOST and not outcome.utter:
                 assert outcome.score == sum(DECKTET[i].rank for i in controlled)
                 assert controlled != personality_ids
             if outcome.result == WON:

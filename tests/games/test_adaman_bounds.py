@@ -13,7 +13,8 @@ import random
 import pytest
 
 from games import make_game
-from games.adaman import PLAYING, _least_overpay, total_rank
+from games.adaman.bounds import _least_overpay, total_rank
+from games.adaman.rules import PLAYING
 from games.decks import decktet_lookup
 from solver.cpsat import refined_upper_bound
 from solver.search import WON, Budget, solve

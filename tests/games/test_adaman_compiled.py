@@ -31,7 +31,7 @@ from games.base import EngineError
 from games.decks import DECKTET
 from solver.search import LOST, WON, Budget, solve
 
-pytest.importorskip("games._adaman_core", reason="the compiled engine is not built (pip install -e .)")
+pytest.importorskip("games.adaman._core", reason="the compiled engine is not built (pip install -e .)")
 
 BASIC = Adaman()
 PAWNS = make_game("adaman", ["pawns_courts=all"])

@@ -1,5 +1,5 @@
 """Royal Assassin: the spec's worked examples, rulings, variants, card conservation, and the
-solver against a plain exhaustive minimax (shared/rules/royal-assassin.md)."""
+solver against a plain exhaustive minimax (docs/rules/royal-assassin.md)."""
 
 from __future__ import annotations
 
@@ -8,16 +8,16 @@ import random
 import pytest
 
 from games import make_game
-from games.base import DealError, MoveError, VariantError
+from games.base import LOST, DealError, MoveError, VariantError
 from games.decks import STANDARD_DECK
-from games.royal_assassin import (
+from games.royal_assassin import RoyalAssassin
+from games.royal_assassin.rules import (
     FINISHED_LOST,
     IS_RED,
     JOKER,
     NO_CARD,
     NO_LOCK,
     SUIT,
-    RoyalAssassin,
     royal,
     royal_attack,
     royal_card,
@@ -206,7 +206,7 @@ def finished_with(columns: dict[str, list[tuple[str, int, int]]]):
 def test_example_3_ruler_after_a_loss(columns, ruler):
     game, state = finished_with(columns)
     outcome = game.outcome(state)
-    assert outcome.result == "lost"
+    assert outcome.result == LOST
     assert outcome.detail == f"ruler: {ruler}"
     assert outcome.score == 12 - sum(len(v) for v in columns.values())
 
@@ -227,7 +227,7 @@ def test_setup_running_out_of_stock_starts_play_with_only_e():  # [R6]
     assert state.pos == len(state.stock)
     assert game.legal_moves(state) == ["E"]
     outcome = game.outcome(game.apply(state, "E"))
-    assert (outcome.result, outcome.score, outcome.detail) == ("lost", 0, "ruler: Joker")
+    assert (outcome.result, outcome.score, outcome.detail) == (LOST, 0, "ruler: Joker")
 
 
 def test_fixed_royals_stops_at_the_nth_royal_without_comparing():  # V2

@@ -31,7 +31,7 @@ from games.base import EngineError
 from games.royal_assassin import JOKER, NO_CARD, RoyalAssassin
 from solver.search import LOST, WON, Budget, solve
 
-core = pytest.importorskip("games._royal_assassin_core",
+core = pytest.importorskip("games.royal_assassin._core",
                            reason="the compiled engine is not built (pip install -e .)")
 
 BASE = RoyalAssassin()

@@ -20,7 +20,6 @@ from pathlib import Path
 import pytest
 from catalogue_helpers import die_on_seed_3, raise_on_seed_3
 
-import games
 from games import make_game
 from games.base import UsurperError
 from games.royal_assassin import RoyalAssassin
@@ -30,8 +29,8 @@ from solver.stats import wilson_interval
 from solver.verify import check_claim
 
 ROOT = Path(__file__).resolve().parent.parent.parent
-ADAMAN = catalogue.make_job("adaman", engine="compiled", time_limit=None, max_states=30_000)
-ROYAL = catalogue.make_job("royal-assassin", time_limit=None, max_states=3_000)
+ADAMAN = catalogue.make_job(make_game, "adaman", engine="compiled", time_limit=None, max_states=30_000)
+ROYAL = catalogue.make_job(make_game, "royal-assassin", time_limit=None, max_states=3_000)
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
@@ -81,7 +80,7 @@ def test_rows_are_what_solving_each_seed_directly_gives(tmp_path):
 
 def test_the_header_names_the_question_with_variants_in_canonical_order(tmp_path):
     path = tmp_path / "ra.jsonl"
-    job = catalogue.make_job("royal_assassin", ["joker_dies,two_jokers"], max_states=1000)
+    job = catalogue.make_job(make_game, "royal_assassin", ["joker_dies,two_jokers"], max_states=1000)
     catalogue.run(path, job, range(2), workers=1)
     header = catalogue.read(path).header
     assert (header["game"], header["variants"], header["mode"], header["engine"]) == (
@@ -114,7 +113,7 @@ def test_dask_cluster_rows_equal_process_pool_rows(tmp_path):
 
 
 def test_an_unreachable_scheduler_is_one_error_and_no_file(tmp_path, monkeypatch):
-    monkeypatch.setattr(catalogue, "SCHEDULER_TIMEOUT", 1.0)
+    monkeypatch.setattr(catalogue.work, "SCHEDULER_TIMEOUT", 1.0)
     path = tmp_path / "never.jsonl"
     with pytest.raises(UsurperError, match="cannot reach the Dask scheduler at tcp://127.0.0.1:1"):
         catalogue.run(path, ROYAL, range(3), scheduler="tcp://127.0.0.1:1")
@@ -220,7 +219,7 @@ def test_a_run_with_other_parameters_is_refused_naming_the_difference(tmp_path):
     path = tmp_path / "ra.jsonl"
     catalogue.run(path, ROYAL, range(2), workers=1)
     before = path.read_bytes()
-    other = catalogue.make_job("royal-assassin", time_limit=None, max_states=4_000)
+    other = catalogue.make_job(make_game, "royal-assassin", time_limit=None, max_states=4_000)
     with pytest.raises(UsurperError, match=r"holds max_states=3000, but this run asks max_states=4000"):
         catalogue.run(path, other, range(4), workers=1)
     with pytest.raises(UsurperError, match=r"game=royal-assassin.*game=adaman"):
@@ -275,9 +274,12 @@ class FailsOnSeed3(RoyalAssassin):
         return super().deal_from_seed(seed)
 
 
-def test_a_seed_that_raises_is_an_error_row_and_the_run_goes_on(tmp_path, monkeypatch):
-    monkeypatch.setitem(games.GAMES, FailsOnSeed3.name, lambda variants: FailsOnSeed3())
-    job = catalogue.make_job(FailsOnSeed3.name, time_limit=None, max_states=3_000)
+def build_fails_on_seed_3(name: str, variants) -> FailsOnSeed3:
+    return FailsOnSeed3()
+
+
+def test_a_seed_that_raises_is_an_error_row_and_the_run_goes_on(tmp_path):
+    job = catalogue.make_job(build_fails_on_seed_3, FailsOnSeed3.name, time_limit=None, max_states=3_000)
     path = tmp_path / "stub.jsonl"
     report = catalogue.run(path, job, range(6), workers=1)
     rows = catalogue.read(path).rows
@@ -314,7 +316,7 @@ def hand_made(path: Path) -> Path:
     facts = [("WON", 70, 70), ("WON", 70, 70), ("WON", 80, 80), ("WON", 90, 90), ("WON", None, 85),
              ("WON", 95, 95), ("LOST", 30, 30), ("LOST", None, 40), ("UNDECIDED", None, 60),
              ("UNDECIDED", None, None)]
-    job = catalogue.Job("adaman")
+    job = catalogue.Job("adaman", make_game)
     lines = [json.dumps(job.header())]
     for seed, (outcome, score, best) in enumerate(facts):
         lines.append(json.dumps({"seed": seed, "outcome": outcome, "score": score, "best": best,
@@ -354,15 +356,15 @@ def test_pick_keeps_to_the_filters_and_chooses_among_all_that_match(tmp_path):
     book = catalogue.read(hand_made(tmp_path / "hand.jsonl"))
 
     def picks(**filters) -> set:
-        return {catalogue.pick(book, rng=random.Random(number), **filters)[0]["seed"] for number in range(200)}
+        return {catalogue.pick_row(book, rng=random.Random(number), **filters)[0]["seed"] for number in range(200)}
 
     assert picks(winnable=True) == {0, 1, 2, 3, 4, 5}
     assert picks(min_score=85) == {3, 4, 5}  # seed 4: its best line reaches 85, the optimum unproven
     assert picks(min_score=50) == {0, 1, 2, 3, 4, 5, 8}  # undecided seed 8 has a verified line of 60
     assert picks(winnable=True, min_score=91) == {5}
-    assert catalogue.pick(book, winnable=True, rng=random.Random(1))[1] == 6
+    assert catalogue.pick_row(book, winnable=True, rng=random.Random(1))[1] == 6
     with pytest.raises(UsurperError, match=r"matches \(won and score >= 96\)"):
-        catalogue.pick(book, winnable=True, min_score=96)
+        catalogue.pick_row(book, winnable=True, min_score=96)
 
 
 def test_pick_command_prints_the_seed_and_how_to_play_it(tmp_path):
@@ -377,7 +379,7 @@ def test_pick_command_prints_the_seed_and_how_to_play_it(tmp_path):
 
 @pytest.mark.parametrize("game", ["adaman", "royal-assassin"])
 def test_the_shipped_catalogue_holds_every_seed_once(game):
-    path = catalogue.shipped_catalogue(catalogue.make_job(game))
+    path = catalogue.shipped_catalogue(catalogue.make_job(make_game, game))
     book = catalogue.read(path)
     seeds = file_seeds(path)
     assert len(seeds) == len(set(seeds)) == len(book.rows) == 10_000
@@ -388,7 +390,7 @@ def test_the_shipped_catalogue_holds_every_seed_once(game):
 def test_the_shipped_catalogue_agrees_with_solving_again():
     """The cheapest proven rows of each outcome, solved again: the same verdict and optimum,
     and the recorded first move is a legal move of the deal."""
-    book = catalogue.read(catalogue.shipped_catalogue(catalogue.make_job("adaman")))
+    book = catalogue.read(catalogue.shipped_catalogue(catalogue.make_job(make_game, "adaman")))
     game = make_game("adaman")
     proven = sorted((row for row in book.rows.values() if row["score"] is not None), key=lambda row: row["states"])
     sample = [row for row in proven if row["outcome"] == "WON"][:8] + [row for row in proven
@@ -449,18 +451,18 @@ def test_a_verdict_search_settles_what_a_short_optimal_search_left_open(tmp_path
     game = make_game("adaman")
     proof = solve(game, game.initial_state(game.deal_from_seed(203)), "winnable", "compiled")
     assert proof.verdict == "LOST" and proof.stats.states > 4_096
-    short = catalogue.make_job("adaman", engine="compiled", time_limit=1e-9)
-    settled = catalogue.make_job("adaman", engine="compiled", time_limit=1e-9, verdict_limit=60)
+    short = catalogue.make_job(make_game, "adaman", engine="compiled", time_limit=1e-9)
+    settled = catalogue.make_job(make_game, "adaman", engine="compiled", time_limit=1e-9, verdict_limit=60)
     assert catalogue.solve_seed(short, 203)["outcome"] == "UNDECIDED"
     row = catalogue.solve_seed(settled, 203)
     assert (row["outcome"], row["score"]) == ("LOST", None) and row["states"] > proof.stats.states
     with pytest.raises(UsurperError, match="verdict-limit"):
-        catalogue.make_job("adaman", mode="winnable", verdict_limit=5)
+        catalogue.make_job(make_game, "adaman", mode="winnable", verdict_limit=5)
 
 
 def test_a_resumed_run_must_keep_its_verdict_limit(tmp_path):
     path = tmp_path / "c.jsonl"
-    with_limit = catalogue.make_job("royal-assassin", time_limit=None, max_states=3_000, verdict_limit=1.0)
+    with_limit = catalogue.make_job(make_game, "royal-assassin", time_limit=None, max_states=3_000, verdict_limit=1.0)
     catalogue.run(path, with_limit, range(2), workers=1)
     with pytest.raises(UsurperError, match="verdict_limit"):
         catalogue.run(path, ROYAL, range(3), workers=1)
@@ -468,7 +470,7 @@ def test_a_resumed_run_must_keep_its_verdict_limit(tmp_path):
 
 def test_the_undecided_seeds_print_as_a_seeds_list_that_reads_back(tmp_path):
     path = tmp_path / "c.jsonl"
-    header = catalogue.make_job("royal-assassin", time_limit=None, max_states=3_000).header()
+    header = catalogue.make_job(make_game, "royal-assassin", time_limit=None, max_states=3_000).header()
     outcomes = {0: "WON", 1: "UNDECIDED", 2: "ERROR", 3: "UNDECIDED", 5: "LOST", 7: "UNDECIDED"}
     rows = [{"seed": seed, "outcome": outcome, "score": None, "best": None, "states": 1, "seconds": 0.1,
              "first_move": None, "engine": "x"} for seed, outcome in outcomes.items()]

@@ -14,8 +14,9 @@ import pytest
 
 from games import make_game
 from games.adaman import Adaman
+from games.base import GameType, UnsupportedGame
 from games.decks import DECKTET
-from solver.search import LOST, UNDECIDED, WON, Budget, solve
+from solver.search import LOST, UNDECIDED, WON, Budget, SearchSettings, solve
 from solver.verify import check_claim, replay
 
 from adaman_play import playout
@@ -312,14 +313,15 @@ def test_a_proved_loss_stays_lost_when_its_optimum_runs_out_of_budget(engine):
     assert replayed.ok and replayed.outcome.score == result.line_score
 
 
-def agreeing_optima(other: Adaman, seeds, budget: int, engine: str):
-    """Positions of playouts of `seeds`, from the end back while `other` (the Python
-    engine, at most `budget` states) finishes: BASIC's optimum by `engine`, checked to
-    agree with `other`'s in verdict and score and to replay; yields (BASIC's, other's)."""
+def agreeing_optima(other: SearchSettings, seeds, budget: int, engine: str):
+    """Positions of playouts of `seeds`, from the end back while the Python engine with the
+    `other` settings (at most `budget` states) finishes: the optimum by `engine` with the
+    default settings, checked to agree with the other's in verdict and score and to replay;
+    yields (ours, theirs)."""
     for seed in seeds:
         path = playout(BASIC, BASIC.initial_state(BASIC.deal_from_seed(seed)), random.Random(seed))
         for state in path[-2::-1]:
-            theirs = solve(other, state, "optimal", "pruned", Budget(max_states=budget))
+            theirs = solve(BASIC, state, "optimal", "pruned", Budget(max_states=budget), other)
             if theirs.exhausted:
                 break
             ours = solve(BASIC, state, "optimal", engine)
@@ -330,11 +332,10 @@ def agreeing_optima(other: Adaman, seeds, budget: int, engine: str):
 
 def test_the_first_pass_leaves_every_optimum_as_it_was():
     """Two methods for a won deal's optimum: with the narrowed first pass
-    (Adaman.first_pass_moves, the compiled engine) and without it (the Python one): the
+    (the default settings, the compiled engine) and without it (the Python one): the
     same verdict and score; the first pass changes the states searched (so it ran), never
     the answer."""
-    without = Adaman()
-    without.first_pass_moves = 0
+    without = SearchSettings(first_pass_moves=0)
     pairs = list(agreeing_optima(without, range(10), 5_000, "compiled"))
     compared = sum(ours.verdict == WON for ours, _ in pairs)
     changed = sum(ours.stats.states != theirs.stats.states for ours, theirs in pairs)
@@ -342,10 +343,39 @@ def test_the_first_pass_leaves_every_optimum_as_it_was():
 
 
 def test_level_probes_find_the_best_loss_that_value_probes_find():
-    """Two methods for a lost deal's optimum (Adaman.level_probes on and off), on lost
-    deals: the same verdict and score, each line replaying to it."""
-    by_values = Adaman()
-    by_values.level_probes = False
+    """Two methods for a lost deal's optimum (level probes on and off), on lost deals: the
+    same verdict and score, each line replaying to it."""
+    by_values = SearchSettings(level_probes=False)
     pairs = agreeing_optima(by_values, (6, 20, 24, 25, 70, 102), 20_000, "pruned")
     checked = sum(ours.verdict == LOST for ours, _ in pairs)
     assert checked >= 20, checked
+
+
+# ----- game types the search refuses ---------------------------------------------------------
+
+class TwoSeatToy(Adaman):
+    """A tiny fake two-player game: Adaman's verbs, declared as a simultaneous game."""
+
+    name = "two-seat-toy"
+    game_type = GameType(min_players=2, max_players=2, simultaneous=True, returns=True)
+
+
+class RepeatingToy(Adaman):
+    name = "repeating-toy"
+    game_type = GameType(repeats=True)
+
+
+@pytest.mark.parametrize("engine", ["plain", "pruned", "compiled", "auto"])
+def test_the_single_player_search_refuses_a_two_player_game_in_one_line(engine):
+    game = TwoSeatToy()
+    with pytest.raises(UnsupportedGame) as refused:
+        solve(game, game.initial_state(game.deal_from_seed(0)), engine=engine)
+    assert str(refused.value) == ("the single-player search cannot analyse two-seat-toy (2 players, simultaneous "
+                                  "moves); use the simultaneous-move analysis (solver.simultaneous)")
+
+
+def test_the_single_player_search_refuses_a_game_whose_positions_repeat():
+    game = RepeatingToy()
+    with pytest.raises(UnsupportedGame, match=r"repeating-toy \(one player, sequential moves, repeating "
+                                              r"positions\); use the search for repeating positions"):
+        solve(game, game.initial_state(game.deal_from_seed(0)), mode="winnable")

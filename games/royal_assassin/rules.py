@@ -1,4 +1,4 @@
-"""Royal Assassin, Mark R. Brown's solitaire, exactly as `shared/rules/royal-assassin.md` fixes it.
+"""Royal Assassin, Mark R. Brown's solitaire: the rules exactly as docs/rules/royal-assassin.md fixes them.
 
 Rulings are cited as [Rn] (spec §9), variants as V1–V7 (spec §10).  The forced procedures
 (setup §3, ATTACK with its kill check and Joker sweep §4.1, the discard test §4.2, SETTLE
@@ -54,25 +54,17 @@ Choices made where the spec leaves room (each would be what a player at the tabl
 - The throne's entourage (§7 step 3) compares the number of Royals beneath first, then
   their total value [R27]; a finished game with no Pretender has no ruler ("none").
 
-Search hooks.  `legal_moves` returns every move the rules allow, so any line a human types
-replays, listed best-first (attacks, Joker placements, T, P, REDEAL, E) so the solver meets
-wins early and its line walk follows the moves it searched; `order_moves` keeps that order.
-`score_upper_bound` and `can_still_win` share one sound test (a column whose remaining
-attack supply cannot pay for its cheapest kill never loses a Royal again; see `_doomed`).
-`search_moves` is the smaller list a search needs (no Joker placement while holding a card,
-E only when it is the only move), with the proofs in its docstring; the pruned engines use
-it, the plain engine does not.
-
-Engine "compiled" (and "auto") runs the same "pruned" search node for node in C
-(games/_royal_assassin_core.c, `compiled_solve`), for every variant but V7; the card facts
-it needs come from `_compiled_tables`, so this module stays the reference.
+`legal_moves` returns every move the rules allow, so any line a human types replays, listed
+best-first (attacks, Joker placements, T, P, REDEAL, E) so that a search meets wins early.
+The search knowledge (bounds, dominated moves, the compiled engine) is in
+games/royal_assassin/bounds.py, built on this class.
 """
 
 from __future__ import annotations
 
 from typing import NamedTuple
 
-from games.base import LOST, WON, CompiledLimits, CompiledRun, DealError, EngineError, Game, MoveError, Outcome, VariantError
+from games.base import LOST, WON, DealError, Game, MoveError, Outcome, Termination, VariantError
 from games.decks import JOKER as JOKER_CARD
 from games.decks import STANDARD_DECK, parse_card_list, playing_card_lookup, shuffled
 
@@ -151,8 +143,8 @@ class RoyalAssassinState(NamedTuple):
     discard: tuple[int, ...]
 
 
-class RoyalAssassin(Game):
-    """Royal Assassin with the seven switches of spec §10, freely combined (default: all off)."""
+class RoyalAssassinRules(Game):
+    """The rules of Royal Assassin with the seven switches of spec §10, freely combined (default: all off)."""
 
     name = "royal-assassin"
     max_score = ROYALS_IN_DECK
@@ -180,7 +172,7 @@ class RoyalAssassin(Game):
 
     # ----- variants -------------------------------------------------------------------
     @classmethod
-    def from_variants(cls, variants: list[str]) -> "RoyalAssassin":
+    def from_variants(cls, variants: list[str]) -> RoyalAssassinRules:
         """Build the game from `--variant` words (spec §10), e.g. `two_jokers`, `fixed_royals=4`."""
         options: dict = {}
         flags = {"two_jokers", "ace_first_play", "discard_on_equal_only", "royal_beneath", "joker_dies", "redeal"}
@@ -337,10 +329,10 @@ class RoyalAssassin(Game):
         if state.status == PLAYING:
             return None
         if state.status == FINISHED_WON:
-            return Outcome(WON, "every Royal on the table was killed", ROYALS_IN_DECK)  # [R24]
+            return Outcome(WON, Termination.ALL_ROYALS_KILLED, ROYALS_IN_DECK)  # [R24]
         on_table = sum(len(column) for column in state.columns)
         return Outcome(
-            LOST, "the player ended the game with Royals on the table", ROYALS_IN_DECK - on_table,  # [R26]
+            LOST, Termination.PLAYER_ENDED, ROYALS_IN_DECK - on_table,  # [R26]
             f"ruler: {self.ruler(state)}",
         )
 
@@ -415,306 +407,6 @@ class RoyalAssassin(Game):
             parts.append("WON" if state.status == FINISHED_WON else "LOST")
         return "; ".join(parts)
 
-    # ----- optional solver hooks --------------------------------------------------------
-    def search_moves(self, state: RoyalAssassinState) -> list[str]:
-        """The moves a search needs to try: `legal_moves` without two kinds that never change
-        the best score (spec §5, remarks for solver writers).  Proofs:
-
-        1. No J(X) / JR(X) at D2 or D2J.  A D2/D2J position is reached by T from a D1
-           position S (T of a number card or Joker only moves that card from the stock to the
-           hand), followed by zero or more Joker placements.  A placement's conditions
-           (≥ 2 Royals on X, X's Pretender under attack, no Joker on X, a Joker AVAILABLE or
-           on the reserve top) read only the columns, the Jokers and the reserve, which T does
-           not touch, and its effect (the Joker moves, SETTLE runs on the reserve, one V7
-           play is counted) does not read the hand.  So "T, J…, rest" and "J…, T, rest" from
-           S reach the same position, and the latter is still searched.  JT(X) is kept: the
-           turned Joker cannot be placed before it is turned.  This rests on the search
-           having come through S: the root, which it did not, keeps every legal move
-           (solver/search.py `_moves`).  With two Jokers (V1) nothing is dropped at D2/D2J:
-           a D2 root could need both placed before the turned card is played, and after one
-           of them the other would be dropped one level down.
-        2. E only when it is the only legal move.  E is legal only with an empty stock, and
-           the original stock is then used up: every Royal is on the table or killed, and no
-           move (nor a V7 REDEAL, which only reuses reserve number cards and Jokers) can put
-           a Royal back.  Every line ends (spec §5, Termination) by WIN (score 12) or by E
-           with at most as many Royals on the table as now, so continuing always reaches
-           a score ≥ that of E now.
-        """
-        moves = self.legal_moves(state)
-        if state.turned != NO_CARD:
-            if self.two_jokers:
-                return moves
-            return [m for m in moves if m[0] != "J" or m[1] == "T"]
-        if len(moves) > 1 and moves[-1] == MOVE_E:
-            moves.pop()
-        return moves
-
-    def order_moves(self, state: RoyalAssassinState, moves):
-        """`legal_moves` already lists moves best-first (attacks, Joker placements, T, P,
-        REDEAL, E), so that a win is met early and the solver's line walk agrees with it.
-
-        V6 (a Joker sweeps once) turns first and places a Joker after: a Joker spent on the
-        first column that allows it is gone for the column that needed it.  Measured on
-        joker_dies seeds the default order left undecided at 10 s: the winnability
-        searches of 36 and 92 end after 0.2 and 1.9 million states, not 17.7 and 37.4."""
-        if not self.joker_dies or state.turned != NO_CARD or MOVE_T not in moves:
-            return moves
-        placements = [m for m in moves if m[0] == "J"]
-        return [m for m in moves if m[0] != "J"] + placements
-
-    def score_upper_bound(self, state: RoyalAssassinState) -> int:
-        """12 unless no WIN is possible (`_doomed`); then the Royals killed so far and at most
-        `_most_kills` more, and at least one Royal stays, and every Royal of a column that
-        can provably never lose one again."""
-        if state.status != PLAYING:
-            return self.outcome(state).score
-        no_win, stays = self._doomed(state)
-        if not no_win:
-            return ROYALS_IN_DECK
-        to_come = sum(self._stock_suffix(state.stock)[state.pos][1])
-        killed = ROYALS_IN_DECK - sum(map(len, state.columns)) - to_come
-        return min(ROYALS_IN_DECK - max(1, stays), killed + self._most_kills(state))
-
-    def can_still_win(self, state: RoyalAssassinState) -> bool:
-        """False only when no line from here wins (see `_doomed`)."""
-        if state.status != PLAYING:
-            return state.status == FINISHED_WON
-        return not self._doomed(state)[0]
-
-    def _doomed(self, state: RoyalAssassinState) -> tuple[bool, int]:
-        """(no WIN is possible, Royals that will surely stay on the table at the end).
-
-        Soundness.  A Royal leaves the table only by a kill in its column: directly (attack
-        cards on it reaching V + D) or in a Joker sweep, which itself needs a direct kill of
-        that column's Pretender.  A direct kill of Royal r needs at least min(V, V + D − A)
-        more attack (D only grows, or drops to 0 together with A in a discard), and attack on
-        a column of colour k only comes from number cards of the other colour that are still
-        in the stock, in the hand or in the reserve (of a suit that may still attack:
-        `_attacking_suits`), each worth at most its landing value (V3 Aces 11).  So when
-        that supply is below the cheapest Royal of column X (and below the value of any
-        Royal of suit X still in the stock), nothing in X ever dies.  If such
-        an X holds a Royal, no WIN is possible, the game ends by E with the stock used up,
-        and every Royal of X and every Royal of suit X still in the stock stays on the table.
-        Two columns of one colour draw on the same supply, so a WIN is also impossible when
-        their cheapest kills together exceed it (then at least one Royal stays).
-        V6: a Joker sweeps once and is gone, so a column needs each Royal on it now killed
-        directly (Royals still to come may never arrive before the WIN: their costs are
-        left out) unless a Joker sweeps it.  A sweep costs the kill of its trigger, the
-        Pretender at that time: the Royal on top now (a Joker needs ≥ 2 Royals on the
-        column) or a Royal of the suit still in the stock, turned onto it; a trigger lower
-        down needs every Royal above it killed first, which costs more.  So a column's
-        saving is its full cost less its cheapest trigger.  A Joker on a column sweeps
-        that column or none; the Jokers not on a column (set aside, in the stock, hand or
-        reserve) sweep at most that many other columns, one each, of either colour: a
-        WIN needs some such choice under which both colours' costs fit their supplies.
-        V5 is left out: there a Royal may die on arrival with no new attack card.
-        """
-        if self.royal_beneath:
-            return False, 0
-        supply_left, future, cheapest_future, suits_to_come = self._stock_suffix(state.stock)[state.pos]
-        sweeps = self._jokers_left(state) if self.joker_dies else None  # None: Jokers come back
-        if sweeps is None and supply_left[0] >= 26 and supply_left[1] >= 26:
-            return False, 0  # two columns of a colour never need more than 13 + 13
-        supply = self._supply(state, supply_left, suits_to_come)
-        stays, no_win = 0, False
-        need = [0, 0]
-        savings: tuple[list[int], list[int]] = ([], [])
-        for column, royals in enumerate(state.columns):
-            costs = _kill_costs(royals)
-            full, cost = sum(costs), costs[-1] if costs else 0
-            cheapest = min(costs + [cheapest_future[column]])
-            colour = IS_RED[column]
-            if supply[colour] < cheapest:
-                stays += len(royals) + future[column]
-                if royals:
-                    no_win = True
-            elif royals:
-                if sweeps is None:
-                    need[colour] += cheapest
-                    continue
-                need[colour] += full
-                trigger = min(cost if len(royals) >= 2 else full, cheapest_future[column])
-                if state.jokers_on >> column & 1:
-                    need[colour] -= full - trigger
-                    sweeps -= 1
-                else:
-                    savings[colour].append(full - trigger)
-        if not self._sweeps_fit(need, supply, savings, sweeps or 0):
-            no_win = True
-        return no_win, stays if no_win else 0
-
-    @staticmethod
-    def _sweeps_fit(need: list[int], supply: list[int], savings: tuple[list[int], list[int]], sweeps: int) -> bool:
-        """Can `sweeps` free Jokers (V6), one column each, bring both colours' costs within
-        their supplies?  Each colour takes its largest savings first.  Without V6 there are
-        no savings and no sweeps: both costs must fit as they are."""
-        best = [sorted(s, reverse=True) for s in savings]
-        return any(
-            need[0] - sum(best[0][:black]) <= supply[0] and need[1] - sum(best[1][:sweeps - black]) <= supply[1]
-            for black in range(sweeps + 1)
-        )
-
-    def _supply(self, state: RoyalAssassinState, supply_left: tuple[int, int], suits_to_come: int) -> list[int]:
-        """The attack still to come against black and red columns (see `_doomed`)."""
-        supply = list(supply_left)
-        landing = self.landing_value
-        attacking = self._attacking_suits(state, suits_to_come)
-        for card in state.reserve:
-            if card != JOKER and attacking >> SUIT[card] & 1:
-                supply[not IS_RED[card // 13]] += landing[card]
-        if state.turned >= 0 and state.turned != JOKER:
-            supply[not IS_RED[state.turned // 13]] += landing[state.turned]
-        return supply
-
-    def _most_kills(self, state: RoyalAssassinState) -> int:
-        """At most this many Royals, on the table now or still in the stock, are killed from
-        here on: the bound on a LOSS, which comes with the stock used up.
-
-        The supplies of `_doomed`, spent at best: each Royal killed directly costs at least
-        min(V, V + D − A) now, a Royal still to come at least the cheapest of its suit; a
-        column swept costs its cheapest trigger (`_doomed`) and at most kills everything of
-        its suit, on it or to come.  A column with a Joker on it dies only by that sweep.
-        The Jokers not on a column sweep one column each (V6), or any number of columns
-        (Jokers come back).  Every choice of columns to sweep is tried; a colour then kills
-        its cheapest direct costs first while its supply lasts.  Kill order and the cards'
-        exact values are left out, so it can only count too many.
-        """
-        supply_left, future, cheapest_future, suits_to_come = self._stock_suffix(state.stock)[state.pos]
-        supply = self._supply(state, supply_left, suits_to_come)
-        free = self._jokers_left(state) - state.jokers_on.bit_count() if self.joker_dies else 4
-        columns = []  # (colour, direct costs, trigger or None, Joker on it)
-        for column, royals in enumerate(state.columns):
-            costs = _kill_costs(royals) + [cheapest_future[column]] * future[column]
-            triggers = ([costs[len(royals) - 1]] if len(royals) >= 2 else []) + (
-                [cheapest_future[column]] if future[column] and len(royals) + future[column] >= 2 else [])
-            columns.append((IS_RED[column], costs, min(triggers) if triggers else None,
-                            bool(state.jokers_on >> column & 1)))
-        best = 0
-        for swept in range(16):
-            chosen = [(swept >> x & 1) == 1 for x in range(4)]
-            if any(on and trigger is None for on, (_, _, trigger, _) in zip(chosen, columns)):
-                continue
-            if sum(on and not fixed for on, (_, _, _, fixed) in zip(chosen, columns)) > free:
-                continue
-            left, kills, direct = list(supply), 0, ([], [])
-            for on, (colour, costs, trigger, fixed) in zip(chosen, columns):
-                if on:
-                    left[colour] -= trigger
-                    kills += len(costs)
-                elif not fixed:
-                    direct[colour].extend(costs)
-            if min(left) < 0:
-                continue
-            for colour in (0, 1):
-                for cost in sorted(direct[colour]):
-                    if cost > left[colour]:
-                        break
-                    left[colour] -= cost
-                    kills += 1
-            best = max(best, kills)
-        return best
-
-    def _attacking_suits(self, state: RoyalAssassinState, suits_to_come: int) -> int:
-        """The suits (bit mask) whose reserve cards may still attack.  A reserve card
-        attacks only by R(X), on the column whose attack suit is its own [R17]; an attack
-        suit is only ever set by A(X) with the turned card [R10], so a suit that is no
-        column's attack suit now, is not the turned card's and has no number card left in
-        the stock never attacks again.  V7 turns the reserve into a new stock: every suit."""
-        if self.redeal:
-            return 15
-        attacking = suits_to_come
-        for lock in state.locks:
-            if lock != NO_LOCK:
-                attacking |= 1 << lock
-        if state.turned >= 0 and state.turned != JOKER:
-            attacking |= 1 << SUIT[state.turned]
-        return attacking
-
-    def _jokers_left(self, state: RoyalAssassinState) -> int:
-        """Jokers not yet discarded (V6): set aside, on a column, still to turn, in hand or
-        on the reserve."""
-        return (state.available + state.jokers_on.bit_count() + state.stock[state.pos:].count(JOKER)
-                + state.reserve.count(JOKER) + (state.turned == JOKER))
-
-    # ----- compiled engine (engine "compiled": games/_royal_assassin_core.c) ------------
-    compiled_entry_bytes = COMPILED_ENTRY_BYTES
-
-    def compiled_solve(self, state: RoyalAssassinState, mode: str, limits: CompiledLimits) -> CompiledRun:
-        """The "pruned" search of solver/search.py run in C, node for node, on the tables of
-        this instance (`_compiled_tables`).  Not covered (EngineError, so engine "auto" falls
-        back to Python): the redeal variant (V7), whose stock changes, and subclasses that
-        change the rules."""
-        if limits.plain:
-            raise EngineError("Royal Assassin has no compiled plain engine; use --engine plain")
-        if self.redeal:
-            raise EngineError("the compiled Royal Assassin engine does not cover the redeal variant; "
-                              "use --engine pruned")
-        for name in _COMPILED_COPIES:
-            if getattr(type(self), name) is not getattr(RoyalAssassin, name):
-                raise EngineError(f"the compiled Royal Assassin engine does not cover {type(self).__name__}, "
-                                  f"which changes {name}; use --engine pruned")
-        try:
-            from games import _royal_assassin_core
-        except ImportError as exc:
-            raise EngineError(f"the compiled Royal Assassin engine is not built ({exc}); "
-                              "run `pip install -e .` with a C compiler") from None
-        return CompiledRun(*_royal_assassin_core.solve(
-            state.stock, state.pos, self._reserve_mask(state), self._column_words(state), state.locks,
-            state.jokers_on, state.available, state.turned, state.redeal_blocked, state.status,
-            self._compiled_tables(), mode, limits.time_limit, limits.max_states, limits.max_table,
-            limits.lds_rounds,
-        ))
-
-    @staticmethod
-    def _reserve_mask(state: RoyalAssassinState) -> int:
-        """The reserve as a bit mask over stock indices: without V7 it is a subsequence of the
-        cards turned so far, in turning order (a Joker is matched to the first one that fits)."""
-        mask, index = 0, 0
-        for card in state.reserve:
-            while index < state.pos and state.stock[index] != card:
-                index += 1
-            if index >= state.pos:
-                raise EngineError("the compiled Royal Assassin engine needs the reserve in stock order")
-            mask |= 1 << index
-            index += 1
-        return mask
-
-    @staticmethod
-    def _column_words(state: RoyalAssassinState) -> list[int]:
-        """Each column as the C side packs it: 16 bits per Royal, bottom first, code J 1, Q 2,
-        K 3 | A << 2 | D << 9."""
-        words = []
-        for royals in state.columns:
-            word = 0
-            for i, code in enumerate(royals):
-                word |= (RANK[code & 63] - 10 | royal_attack(code) << 2 | royal_defence(code) << 9) << (16 * i)
-            words.append(word)
-        return words
-
-    def _compiled_tables(self) -> tuple:
-        """Everything the C search knows about the cards and rules, from this instance: move
-        names, per card id its kind, suit, landing and resting values (V3), the attack supply
-        it counts for, its Royal code; the Royal values, column colours, OPPONENTS, the score
-        and the variant switches."""
-        if self._tables_for_c is None:
-            names = (MOVE_T, MOVE_P, MOVE_E, MOVE_REDEAL) + ATTACK + RESERVE + JOKER_SET_ASIDE + JOKER_RESERVE \
-                + JOKER_TURNED
-            cards = range(53)
-            kind = tuple(2 if c == JOKER else 1 if IS_ROYAL[c] else 0 for c in cards)
-            royal_value = [0] * 16
-            for c in range(52):
-                if IS_ROYAL[c]:
-                    royal_value[SUIT[c] * 4 + RANK[c] - 10] = VALUE[c]
-            self._tables_for_c = (
-                names, kind, tuple(max(s, 0) for s in SUIT), self.landing_value[:53], self.resting_value[:53],
-                tuple(int(not IS_RED[c // 13]) if c < 52 else 0 for c in cards),
-                tuple(RANK[c] - 10 if IS_ROYAL[c] else 0 for c in cards), tuple(royal_value),
-                tuple(int(red) for red in IS_RED), tuple(y for x in range(4) for y in OPPONENTS[x]),
-                ROYALS_IN_DECK, self.lowest_win_score, self.discard_on_equal_only, self.joker_dies,
-                self.royal_beneath, self.two_jokers,
-            )
-        return self._tables_for_c
-
     # ----- helpers ----------------------------------------------------------------------
     def _stock_suffix(self, stock: tuple[int, ...]) -> list:
         """For each stock position: the attack supply left in the stock against black and red
@@ -780,7 +472,7 @@ class _Board:
     __slots__ = ("game", "reserve", "columns", "piles", "locks", "discard", "jokers_on", "available",
                  "plays", "won", "redeal_blocked")
 
-    def __init__(self, game: RoyalAssassin, state: RoyalAssassinState):
+    def __init__(self, game: RoyalAssassinRules, state: RoyalAssassinState):
         self.game = game
         self.reserve = list(state.reserve)
         self.columns = list(state.columns)
@@ -906,7 +598,7 @@ class _Board:
 
 def _kill_costs(royals: tuple[int, ...]) -> list[int]:
     """The least attack that kills each Royal, bottom first: min(V, V + D − A), since D only
-    grows, or drops to 0 together with A in a discard (see RoyalAssassin._doomed)."""
+    grows, or drops to 0 together with A in a discard (see games/royal_assassin/bounds.py, _doomed)."""
     return [min(VALUE[code & 63], VALUE[code & 63] + (code >> 13) - (code >> 6 & 127)) for code in royals]
 
 

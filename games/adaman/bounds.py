@@ -1,41 +1,31 @@
-"""Adaman, P.D. Magnus's Decktet solitaire, exactly as `shared/rules/adaman.md` fixes it.
+"""Adaman's search knowledge: facts about positions the solver may use (a sound upper bound
+on the score, dead-end tests, dominated moves, a move order), and the compiled search.
 
-Rows are bitmasks over card indices (ID − 1), so a position is a handful of ints and rows
-are sets by construction (ruling R15).  The forced procedures (DEAL §3, the win check §5.2,
-the Excuse step §9.1) run inside `apply`, so every state the solver sees is a decision
-point or a finished game.
-
-Choices made where the spec is silent (a player at the table would expect the same):
-- An Excuse choice is written `Excuse: <card>`; when no card is eligible the step is
-  forced and never shown as a move (E4).
-- Score of a finished game is reported with the outcome; a LOSS scores the controlled
-  personalities, read off the position (controlled = dealt personalities no longer in the
-  Capital or the Palace, §2).
+Every hook here is a statement about a position alone, proved in its docstring; none
+depends on how a search reached the position.  games/adaman/_core.c computes the same
+bounds in C from the tables `_compiled_tables` hands it.
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import NamedTuple
-
-from games.base import (
-    LOST,
-    LOST_UTTERLY,
-    WON,
-    CompiledLimits,
-    CompiledRun,
-    CoverProblem,
-    EngineError,
-    Game,
-    MoveError,
-    Outcome,
-    VariantError,
+from games.adaman.rules import (
+    EXCUSE_BIT,
+    FINISHED_WON,
+    PALACE_LIMIT,
+    PERSONALITY_BITS,
+    PLAYING,
+    RANK,
+    ROW_SIZE,
+    SHARES,
+    AdamanRules,
+    AdamanState,
+    bits,
+    rank_sum,
 )
-from games.decks import BASIC_DECK, DECKTET, EXCUSE, SUITS, PAWNS_AND_COURTS, decktet_lookup, parse_card_list, shuffled
+from games.base import CompiledLimits, CompiledMissing, CompiledRun, CoverProblem, EngineError, Game
+from games.decks import DECKTET, SUITS
 
-PLAYING, FINISHED_WON, FINISHED_UTTER = 0, 1, 2
-PALACE_LIMIT = 5  # a sixth personality in the Palace loses utterly (R9); unchanged by variants
-ROW_SIZE = 5
+
 NO_PAYMENT = 1 << 20  # _fewest_cards of a personality nothing can pay
 # _bound_failing_hall tests a loss only where at most this rank may stay uncontrolled: the
 # level probes near a lost deal's optimum.  Far below it the sets to try are too many for
@@ -52,28 +42,6 @@ COVER_GAP = 4
 NEVER = -1
 COVER_NODE_LIMIT = 100
 COMPILED_ENTRY_BYTES = 32  # a 16-byte slot in a table kept at most half full
-
-RANK = tuple(card.rank for card in DECKTET)
-PERSONALITY_BITS = sum(1 << card.index for card in DECKTET if card.personality)
-EXCUSE_BIT = 1 << EXCUSE.index
-#: SHARES[i]: mask of the cards sharing at least one suit with card i (ruling R4).
-SHARES = tuple(
-    sum(1 << other.index for other in DECKTET if set(other.suits) & set(card.suits)) for card in DECKTET
-)
-EXTRA_PERSONALITIES = {card.name.lower(): card for card in PAWNS_AND_COURTS if card.personality}
-LOOKUP = decktet_lookup()
-
-
-@lru_cache(maxsize=None)
-def rank_sum(mask: int) -> int:
-    """Total rank of the cards in a row mask (rows hold at most a few cards, so few masks occur)."""
-    total, index = 0, 0
-    while mask:
-        if mask & 1:
-            total += RANK[index]
-        mask >>= 1
-        index += 1
-    return total
 
 
 def _least_overpay(need: int, pool: int) -> int | None:
@@ -122,220 +90,20 @@ def total_rank(mask: int) -> int:
     return CHUNK_RANKS[0][mask & CHUNK] + CHUNK_RANKS[1][mask >> 15 & CHUNK] + CHUNK_RANKS[2][mask >> 30]
 
 
-def bits(mask: int):
-    """The card indices in a mask, lowest first (so rows list in ID order)."""
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
-
 
 CHUNK_RANKS = _chunk_tables()
 SUIT_BITS = tuple(sum(1 << SUITS.index(suit) for suit in card.suits) for card in DECKTET)
 
 
-class DealTables(NamedTuple):
-    """The deck of one deal with what the engine derives from it once."""
-
-    cards: tuple[int, ...]          # card indices, top first
-    dealt_mask: tuple[int, ...]     # dealt_mask[d]: the first d cards as a mask
-    undealt_mask: tuple[int, ...]   # undealt_mask[d]: cards[d:] as a mask
-
-
-class AdamanState(NamedTuple):
-    deal: DealTables
-    dealt: int       # cards dealt from the deck so far
-    capital: int
-    resources: int
-    palace: int
-    status: int      # PLAYING, FINISHED_WON or FINISHED_UTTER
-
-
-class Adaman(Game):
-    """Adaman with its two variant switches (§9): `excuse` and `pawns_courts`."""
-
-    name = "adaman"
+class Adaman(AdamanRules):
+    """Adaman with the search knowledge the solver may use."""
 
     def __init__(self, excuse: bool = False, pawns_courts: str | frozenset = "none"):
-        self.excuse = excuse
-        self.pawns_courts = pawns_courts
-        extra = ()
-        if pawns_courts == "all":
-            extra = PAWNS_AND_COURTS
-        elif isinstance(pawns_courts, frozenset):
-            if not pawns_courts or not pawns_courts <= set(EXTRA_PERSONALITIES.values()):
-                raise VariantError("pawns_courts=personalities: needs one or more of Watchman, Light Keeper, Consul")
-            extra = tuple(sorted(pawns_courts, key=lambda card: card.id))
-        elif pawns_courts != "none":
-            raise VariantError(f"unknown pawns_courts value {pawns_courts!r}")
-        self.cards = tuple(BASIC_DECK) + tuple(extra) + ((EXCUSE,) if excuse else ())
-        self.personality_total = sum(card.rank for card in self.cards if card.personality)  # 66 basic (R1)
-        self.lowest_win_score = self.personality_total  # a loss misses a personality (§6)
-        non_personality_ranks = sorted((c.rank for c in self.cards if not c.personality), reverse=True)
-        # A win leaves at most ROW_SIZE - 1 resources unspent: the winning move paid one.
-        self.max_score = self.personality_total + sum(non_personality_ranks[: ROW_SIZE - 1])
+        super().__init__(excuse, pawns_courts)
         self.cover_gap = NEVER if pawns_courts == "all" else COVER_GAP
         self.cover_node_limit = COVER_NODE_LIMIT
-        self.variant = self._variant_text()
         self._prepare_bounds()
         self._tables_for_c = None  # built on the first compiled_solve
-
-    # ----- variants -------------------------------------------------------------------
-    @classmethod
-    def from_variants(cls, variants: list[str]) -> "Adaman":
-        """Build the game from `--variant` words: `excuse`, `pawns_courts=all|none|personalities:A+B`."""
-        excuse, pawns_courts = False, "none"
-        for word in variants:
-            name, _, value = word.strip().lower().partition("=")
-            if name == "excuse" and not value:
-                excuse = True
-            elif name == "pawns_courts" and value in ("all", "none"):
-                pawns_courts = value
-            elif name == "pawns_courts" and value.startswith("personalities:"):
-                chosen = set()
-                for person in value.partition(":")[2].split("+"):
-                    card = EXTRA_PERSONALITIES.get(person.strip().replace("_", " "))
-                    if card is None:
-                        raise VariantError(
-                            f"pawns_courts personality {person!r} is not one of Watchman, Light Keeper, Consul"
-                        )
-                    chosen.add(card)
-                pawns_courts = frozenset(chosen)
-            else:
-                raise VariantError(
-                    f"unknown adaman variant {word!r} (known: excuse, pawns_courts=all|none|personalities:X+Y)"
-                )
-        return cls(excuse=excuse, pawns_courts=pawns_courts)
-
-    def _variant_text(self) -> str:
-        words = []
-        if self.excuse:
-            words.append("excuse")
-        if self.pawns_courts == "all":
-            words.append("pawns_courts=all")
-        elif isinstance(self.pawns_courts, frozenset):
-            names = "+".join(card.name for card in sorted(self.pawns_courts, key=lambda c: c.id))
-            words.append(f"pawns_courts=personalities:{names}")
-        return ",".join(words) or "standard"
-
-    # ----- deals ----------------------------------------------------------------------
-    def deal_from_seed(self, seed: int) -> tuple:
-        return shuffled(self.cards, seed)
-
-    def parse_deal(self, text: str) -> tuple:
-        return parse_card_list(text, LOOKUP, self.cards)
-
-    def format_deal(self, deal: tuple) -> str:
-        return ", ".join(card.name for card in deal)
-
-    def initial_state(self, deal: tuple) -> AdamanState:
-        """Set-up (§4) is one DEAL on empty rows; it may already end in an utter loss."""
-        self.check_deal(deal)
-        cards = tuple(card.index for card in deal)
-        dealt_mask = [0]
-        for index in cards:
-            dealt_mask.append(dealt_mask[-1] | (1 << index))
-        tables = DealTables(cards, tuple(dealt_mask), tuple(dealt_mask[-1] & ~done for done in dealt_mask))
-        return self._deal(tables, 0, 0, 0, 0)
-
-    # ----- the rules ------------------------------------------------------------------
-    def legal_moves(self, state: AdamanState) -> list[tuple[int, int]]:
-        """Every (target, payment) of §5.1, or at an Excuse choice every (card, 0) of §9.1."""
-        if state.status != PLAYING:
-            return []
-        if (state.capital | state.resources) & EXCUSE_BIT:
-            return [(card, 0) for card in bits(self._excuse_choices(state))]
-        moves = []
-        resources = state.resources
-        for target in bits(state.capital | state.palace):  # any card there (R11)
-            usable = resources & SHARES[target]
-            need = RANK[target]
-            if rank_sum(usable) < need:
-                continue
-            payment = usable
-            while payment:  # every non-empty subset; overpaying is legal (R3)
-                if rank_sum(payment) >= need:
-                    moves.append((target, payment))
-                payment = (payment - 1) & usable
-        return moves
-
-    def apply(self, state: AdamanState, move: tuple[int, int]) -> AdamanState:
-        target, payment = move
-        if not payment:
-            return self._resolve_excuse(state, target)
-        bit = 1 << target
-        capital, palace = state.capital & ~bit, state.palace & ~bit
-        resources = state.resources & ~payment  # spent for good (R13)
-        if not PERSONALITY_BITS >> target & 1:
-            resources |= bit  # a controlled non-personality joins Resources (R12)
-        elif not (capital | palace) & PERSONALITY_BITS and not state.deal.undealt_mask[state.dealt] & PERSONALITY_BITS:
-            # Win check before any dealing (R5): the score counts Resources as they are now.
-            return state._replace(capital=capital, resources=resources, palace=palace, status=FINISHED_WON)
-        return self._deal(state.deal, state.dealt, capital, resources, palace)
-
-    def outcome(self, state: AdamanState) -> Outcome | None:
-        if state.status == FINISHED_UTTER:
-            return Outcome(LOST_UTTERLY, "palace overflow: a sixth personality entered the Palace", 0)
-        if state.status == FINISHED_WON:
-            leftover = rank_sum(state.resources)
-            return Outcome(
-                WON, "every personality controlled", self.personality_total + leftover,
-                f"{self.personality_total} + {leftover} left in Resources",
-            )
-        if (state.capital | state.resources) & EXCUSE_BIT or self._has_move(state):
-            return None
-        return Outcome(LOST, "no legal move", self.controlled_score(state))  # R2
-
-    def controlled_score(self, state: AdamanState) -> int:
-        return rank_sum(self.controlled(state))
-
-    def controlled(self, state: AdamanState) -> int:
-        dealt = state.deal.dealt_mask[state.dealt]
-        return dealt & PERSONALITY_BITS & ~state.capital & ~state.palace
-
-    def key(self, state: AdamanState) -> int:
-        """Dealt count and the three rows as sets: everything the future depends on."""
-        return state.dealt | (state.capital << 6) | (state.resources << 51) | (state.palace << 96) | (
-            state.status << 141
-        )
-
-    # ----- notation -------------------------------------------------------------------
-    def format_move(self, state: AdamanState, move: tuple[int, int]) -> str:
-        target, payment = move
-        if not payment:
-            return f"Excuse: {DECKTET[target].name}"
-        return f"{DECKTET[target].name} <- " + " + ".join(DECKTET[i].name for i in bits(payment))
-
-    def parse_move(self, state: AdamanState, text: str) -> tuple[int, int]:
-        """Read `Target <- Card + Card` (names or codes, any case) or `Excuse: Card`."""
-        legal = self.legal_moves(state)
-        if not legal:
-            raise MoveError("the game is over; no move can be played")
-        if text.strip().lower().startswith("excuse:"):
-            card = self._card_index(text.split(":", 1)[1])
-            if (card, 0) not in legal:
-                raise MoveError(f"{DECKTET[card].name} is not an Excuse choice here")
-            return card, 0
-        if (state.capital | state.resources) & EXCUSE_BIT:
-            raise MoveError("an Excuse choice is pending: expected 'Excuse: Card'")
-        if "<-" not in text:
-            raise MoveError("expected 'Target <- Card + Card' (or 'Excuse: Card' at an Excuse choice)")
-        left, right = text.split("<-", 1)
-        target = self._card_index(left)
-        payment = 0
-        for name in right.split("+"):
-            payment |= 1 << self._card_index(name)
-        if (target, payment) in legal:
-            return target, payment
-        raise MoveError(self._why_illegal(state, target, payment))
-
-    def describe(self, state: AdamanState) -> str:
-        rows = [
-            ("Capital", state.capital), ("Resources", state.resources),
-            ("Palace", state.palace), ("Controlled", self.controlled(state)),
-        ]
-        text = "; ".join(f"{name}: {self._names(mask)}" for name, mask in rows)
-        return f"Deck: {len(state.deal.cards) - state.dealt} left; {text}"
 
     # ----- optional solver hooks --------------------------------------------------------
     def order_moves(self, state, moves):
@@ -607,16 +375,6 @@ class Adaman(Game):
                               items & ~payment, shop & ~payment, kept_needed, budget)
             for payment in _minimal_payments(usable, RANK[demand], room))
 
-    #: A won deal's first line comes from value probes over the first 4 moves of each
-    #: position (search order, move bound above the floor) before the complete ones
-    #: (solver/search.py, `_first_pass`).  Issue 3, `bench/ab.py` beside 2b89f6f on 0-999
-    #: at 60 s: every verdict and score the same, median 0.115 to 0.100 s, the won deals
-    #: 332 to 309 s in all (lost deals: the same states); per deal from 1.6 times slower
-    #: (small deals) to 4-9 times faster, a median of 1.01.  3, 6 or 8 moves, or a cap on
-    #: the first pass's states, did no better on 0-99.
-    first_pass_moves = 4
-    level_probes = True
-
     def guaranteed_score(self, state: AdamanState) -> int:
         """With at most 5 personalities still to control the Palace (which holds only
         those) can never overflow, so the game ends in a win or a loss with at least the
@@ -836,14 +594,14 @@ class Adaman(Game):
             raise EngineError("the compiled Adaman engine does not cover the excuse variant; "
                               f"use --engine {'plain' if limits.plain else 'pruned'}")
         try:
-            from games import _adaman_core
-        except ImportError as exc:
-            raise EngineError(f"the compiled Adaman engine is not built ({exc}); "
-                              "run `pip install -e .` with a C compiler") from None
-        return CompiledRun(*_adaman_core.solve(
+            from games.adaman import _core
+        except ImportError:
+            raise CompiledMissing("the compiled Adaman engine is not built; install a C compiler "
+                                  "and the Python headers, then reinstall usurper") from None
+        return CompiledRun(*_core.solve(
             state.deal.cards, state.dealt, state.capital, state.resources, state.palace, state.status,
             self._compiled_tables(), mode, limits.time_limit, limits.max_states, limits.max_table,
-            limits.lds_rounds, self.max_score if limits.plain else -1,
+            limits.schedule, self.max_score if limits.plain else -1,
         ))
 
     def _compiled_tables(self) -> tuple:
@@ -861,76 +619,3 @@ class Adaman(Game):
                 self.personality_total, self.lowest_win_score, minimal, self.cover_gap, self.cover_node_limit,
             )
         return self._tables_for_c
-
-    # ----- helpers ----------------------------------------------------------------------
-    def _deal(self, tables: DealTables, dealt: int, capital: int, resources: int, palace: int) -> AdamanState:
-        """DEAL (§3): Capital first (R8, no diversion there: R7), then Resources with
-        personalities diverted to the Palace; a sixth Palace card ends the game at once (R9).
-        The deck running out just stops dealing (R10)."""
-        cards = tables.cards
-        size = len(cards)
-        in_capital = capital.bit_count()
-        while in_capital < ROW_SIZE and dealt < size:
-            capital |= 1 << cards[dealt]
-            dealt += 1
-            in_capital += 1
-        in_resources = resources.bit_count()
-        while in_resources < ROW_SIZE and dealt < size:
-            card = cards[dealt]
-            dealt += 1
-            if PERSONALITY_BITS >> card & 1:
-                palace |= 1 << card
-                if palace.bit_count() > PALACE_LIMIT:
-                    return AdamanState(tables, dealt, capital, resources, palace, FINISHED_UTTER)
-            else:
-                resources |= 1 << card
-                in_resources += 1
-        state = AdamanState(tables, dealt, capital, resources, palace, PLAYING)
-        if (capital | resources) & EXCUSE_BIT and not self._excuse_choices(state):
-            return self._discard_excuse(state)  # E4: nothing eligible, the step is forced
-        return state
-
-    def _excuse_choices(self, state: AdamanState) -> int:
-        """Cards the Excuse step may move (E2, E3): any resource, or a Capital non-personality."""
-        if state.capital & EXCUSE_BIT:
-            return state.resources
-        return state.capital & ~PERSONALITY_BITS
-
-    def _resolve_excuse(self, state: AdamanState, card: int) -> AdamanState:
-        bit = 1 << card
-        if state.capital & EXCUSE_BIT:
-            state = state._replace(resources=state.resources & ~bit, capital=state.capital | bit)
-        else:
-            state = state._replace(capital=state.capital & ~bit, resources=state.resources | bit)
-        return self._discard_excuse(state)
-
-    def _discard_excuse(self, state: AdamanState) -> AdamanState:
-        """The Excuse leaves the game (E5) and DEAL steps 1–2 run again."""
-        return self._deal(
-            state.deal, state.dealt, state.capital & ~EXCUSE_BIT, state.resources & ~EXCUSE_BIT, state.palace
-        )
-
-    def _has_move(self, state: AdamanState) -> bool:
-        resources = state.resources
-        return any(rank_sum(resources & SHARES[t]) >= RANK[t] for t in bits(state.capital | state.palace))
-
-    def _card_index(self, name: str) -> int:
-        card = LOOKUP.get(name.strip().lower())
-        if card is None or card not in self.cards:
-            raise MoveError(f"unknown card {name.strip()!r}")
-        return card.index
-
-    def _why_illegal(self, state: AdamanState, target: int, payment: int) -> str:
-        target_name = DECKTET[target].name
-        if not (state.capital | state.palace) >> target & 1:
-            return f"{target_name} is not in the Capital or the Palace"
-        for index in bits(payment):
-            if not state.resources >> index & 1:
-                return f"{DECKTET[index].name} is not in Resources"
-            if not SHARES[target] >> index & 1:
-                return f"{DECKTET[index].name} shares no suit with {target_name}"
-        return f"the payment totals {rank_sum(payment)}, less than {target_name}'s rank {RANK[target]}"
-
-    @staticmethod
-    def _names(mask: int) -> str:
-        return ", ".join(DECKTET[i].name for i in bits(mask)) or "-"

@@ -879,8 +879,6 @@ static int loss_can_reach(const Ctx *c, const State *s, int level) {
     hall_slacks(c, s, slacks);
     return some_loss_fits(c, &terms, people, n, 0, 0, c->personality_total - level, spare, left, slacks);
 }
-#define LEVEL_PROBES 1
-#define FIRST_PASS_MOVES 4  /* as Adaman.first_pass_moves */
 
 /* The plain baseline's moves (Adaman.legal_moves, in its order): each target from the
  * lowest card index up, its payments from every usable card down through the subsets. */
@@ -980,14 +978,14 @@ static int read_int_sequence(PyObject *seq, int *out, int limit, int *n, const c
 
 PyDoc_STRVAR(solve_doc,
 "solve(deck, dealt, capital, resources, palace, status, tables, mode, time_limit, max_states, max_table,\n"
-"      lds_rounds=0, plain_ceiling=-1)\n"
+"      schedule, plain_ceiling)\n"
 "\n"
 "The Adaman 'pruned' search, compiled.  deck: card indices top first; the state as in\n"
 "AdamanState; tables = (rank, personality_bits, shares, groups, touching_groups, by_rank,\n"
 "personality_total, lowest_win_score[, minimal_payments, cover_gap, cover_node_limit]) with groups a sequence of (demand, touching,\n"
 "straddling) masks and touching_groups[i] a mask over group numbers; mode 'optimal' or\n"
-"'winnable'; time_limit (seconds), max_states, max_table: None for no limit; lds_rounds:\n"
-"rounds of limited discrepancy search before the complete winnability search;\n"
+"'winnable'; time_limit (seconds), max_states, max_table: None for no limit; schedule:\n"
+"(lds_rounds, first_pass_moves, level_probes), solver/search.py's SearchSettings;\n"
 "plain_ceiling >= 0 (the game's max_score): the 'plain' search instead, every legal move\n"
 "in rule order and no bound, node for node solver/search.py's engine 'plain'.\n"
 "\n"
@@ -997,10 +995,12 @@ PyDoc_STRVAR(solve_doc,
 
 static PyObject *core_solve(PyObject *self, PyObject *args) {
     PyObject *deck_obj, *capital_obj, *resources_obj, *palace_obj, *tables, *time_obj, *states_obj, *table_obj;
-    int dealt, status, lds_rounds = 0, plain_ceiling = -1;
+    int dealt, status, plain_ceiling;
+    Schedule schedule;
     const char *mode;
-    if (!PyArg_ParseTuple(args, "OiOOOiOsOOO|ii", &deck_obj, &dealt, &capital_obj, &resources_obj, &palace_obj,
-                          &status, &tables, &mode, &time_obj, &states_obj, &table_obj, &lds_rounds, &plain_ceiling))
+    if (!PyArg_ParseTuple(args, "OiOOOiOsOOO(iii)i", &deck_obj, &dealt, &capital_obj, &resources_obj, &palace_obj,
+                          &status, &tables, &mode, &time_obj, &states_obj, &table_obj, &schedule.lds_rounds,
+                          &schedule.first_pass_moves, &schedule.level_probes, &plain_ceiling))
         return NULL;
     int optimal = parse_mode(mode);
     if (optimal < 0) return NULL;
@@ -1135,7 +1135,7 @@ static PyObject *core_solve(PyObject *self, PyObject *args) {
         c->after_count[i] = popcount(after);
     }
 
-    result = solve_position(c, &root, optimal, time_obj, states_obj, table_obj, lds_rounds, plain_ceiling);
+    result = solve_position(c, &root, optimal, time_obj, states_obj, table_obj, schedule, plain_ceiling);
 
 done:
     free(c->scratch);
@@ -1149,8 +1149,8 @@ static PyMethodDef core_methods[] = {
 };
 
 static struct PyModuleDef core_module = {
-    PyModuleDef_HEAD_INIT, "_adaman_core",
+    PyModuleDef_HEAD_INIT, "_core",
     "The Adaman 'pruned' search compiled (see games/adaman.py, Adaman.compiled_solve).", -1, core_methods,
 };
 
-PyMODINIT_FUNC PyInit__adaman_core(void) { return PyModule_Create(&core_module); }
+PyMODINIT_FUNC PyInit__core(void) { return PyModule_Create(&core_module); }

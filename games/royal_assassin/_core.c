@@ -537,13 +537,11 @@ static inline int upper_bound(const Ctx *c, const State *s) {
     return by_kills < by_stays ? by_kills : by_stays;
 }
 
-/* guaranteed_score, loss_can_reach: the Game defaults (no level probes: LEVEL_PROBES 0). */
+/* guaranteed_score, loss_can_reach: the Game defaults. */
 static inline int guaranteed_score(const Ctx *c, const State *s) {
     return s->status != PLAYING ? terminal_score(c, s) : -1;
 }
 static inline int loss_can_reach(const Ctx *c, const State *s, int level) { return upper_bound(c, s) >= level; }
-#define LEVEL_PROBES 0
-#define FIRST_PASS_MOVES 0  /* the Game default: no first pass */
 
 /* bounded_moves: ordered_moves with the Game default of move_bounds (no move is bounded
  * apart from its child; none is left out). */
@@ -819,7 +817,7 @@ static PyObject *core_key(PyObject *self, PyObject *args) {
 
 PyDoc_STRVAR(solve_doc,
 "solve(stock, pos, reserve, columns, locks, jokers_on, available, turned, redeal_blocked, status,\n"
-"      tables, mode, time_limit, max_states, max_table, lds_rounds)\n"
+"      tables, mode, time_limit, max_states, max_table, schedule)\n"
 "\n"
 "The Royal Assassin 'pruned' search, compiled.  stock: card ids top first; reserve: a bit\n"
 "mask over stock indices; columns: 4 ints, each up to three 16-bit Royals bottom first\n"
@@ -829,7 +827,7 @@ PyDoc_STRVAR(solve_doc,
 "two_jokers), the per-card sequences indexed by card id (kind 0 number, 1 Royal, 2 Joker),\n"
 "royal_value 16 ints ([column * 4 + code]), opponents 8 ints (two columns per suit).\n"
 "mode 'optimal' or 'winnable'; time_limit (seconds), max_states, max_table: None for no\n"
-"limit; lds_rounds: rounds of limited discrepancy search before the complete search.\n"
+"limit; schedule: (lds_rounds, first_pass_moves, level_probes), solver/search.py's SearchSettings.\n"
 "\n"
 "Returns (verdict, score, line, line_score, states, table_hits, unique, max_depth,\n"
 "exhausted) with verdict 'WON', 'LOST' or 'UNDECIDED', line a list of move names and\n"
@@ -837,11 +835,13 @@ PyDoc_STRVAR(solve_doc,
 
 static PyObject *core_solve(PyObject *self, PyObject *args) {
     PyObject *stock_obj, *reserve_obj, *columns_obj, *locks_obj, *tables, *time_obj, *states_obj, *table_obj;
-    int pos, jokers_on, available, turned, redeal_blocked, status, lds_rounds;
+    int pos, jokers_on, available, turned, redeal_blocked, status;
+    Schedule schedule;
     const char *mode;
-    if (!PyArg_ParseTuple(args, "OiOOOiiiiiOsOOOi", &stock_obj, &pos, &reserve_obj, &columns_obj, &locks_obj,
+    if (!PyArg_ParseTuple(args, "OiOOOiiiiiOsOOO(iii)", &stock_obj, &pos, &reserve_obj, &columns_obj, &locks_obj,
                           &jokers_on, &available, &turned, &redeal_blocked, &status, &tables, &mode, &time_obj,
-                          &states_obj, &table_obj, &lds_rounds))
+                          &states_obj, &table_obj, &schedule.lds_rounds, &schedule.first_pass_moves,
+                          &schedule.level_probes))
         return NULL;
     int optimal = parse_mode(mode);
     if (optimal < 0) return NULL;
@@ -853,7 +853,7 @@ static PyObject *core_solve(PyObject *self, PyObject *args) {
 
     if (read_position(c, &root, stock_obj, pos, reserve_obj, columns_obj, locks_obj, jokers_on, available, turned,
                       redeal_blocked, status, tables) == 0)
-        result = solve_position(c, &root, optimal, time_obj, states_obj, table_obj, lds_rounds, -1);
+        result = solve_position(c, &root, optimal, time_obj, states_obj, table_obj, schedule, -1);
     free(c);
     return result;
 }
@@ -865,9 +865,9 @@ static PyMethodDef core_methods[] = {
 };
 
 static struct PyModuleDef core_module = {
-    PyModuleDef_HEAD_INIT, "_royal_assassin_core",
+    PyModuleDef_HEAD_INIT, "_core",
     "The Royal Assassin 'pruned' search compiled (see games/royal_assassin.py, RoyalAssassin.compiled_solve).",
     -1, core_methods,
 };
 
-PyMODINIT_FUNC PyInit__royal_assassin_core(void) { return PyModule_Create(&core_module); }
+PyMODINIT_FUNC PyInit__core(void) { return PyModule_Create(&core_module); }

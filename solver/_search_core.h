@@ -17,7 +17,7 @@
  *     for the child's value); find_win skips the moves bounded below its level; table
  *     entries are (value, exact) with inexact = upper bound trusted only at or below the
  *     caller's floor, exactness judged against the floor at the end of the loop; with
- *     LEVEL_PROBES a lost deal's optimum comes
+ *     level probes (the schedule's level_probes) a lost deal's optimum comes
  *     from probe_levels instead; a failed win search leaves the verdict LOST even if the
  *     optimum runs out of budget).  Children are made PREFETCH_AHEAD moves in advance and their table slots
  *     prefetched, so the memory latency of the probes overlaps the search of the earlier
@@ -70,14 +70,9 @@
  *                                                  moves may be left out whose bound is at
  *                                                  most floor, the greatest of those bounds
  *                                                  into *cut_best (-1: none left out)
- *   FIRST_PASS_MOVES                                a won deal's value probes run first with
- *                                                  this many moves per position (0: no first
- *                                                  pass), as the Game attribute first_pass_moves
  *   int guaranteed_score(const Ctx *, const State *)
  *   int loss_can_reach(const Ctx *, const State *, int level)
- *                                                  the Game hooks of the same names; with
- *                                                  LEVEL_PROBES 1 a lost deal's optimum comes
- *                                                  from level probes (0: value probes)
+ *                                                  the Game hooks of the same names
  *   PyObject *line_list(const Ctx *, const Move *line, int len)
  *                                                  a line as the Python side's list of moves
  *
@@ -98,6 +93,14 @@
 #define PREFETCH_AHEAD 3
 #endif
 #define SCORE_NONE INT32_MIN
+
+/* How a search is scheduled: the solver's own settings (solver/search.py, SearchSettings),
+ * never the game's. */
+typedef struct {
+    int lds_rounds;        /* rounds of limited discrepancy search before the complete win search */
+    int first_pass_moves;  /* a won deal's value probes first over this many moves a position (0: none) */
+    int level_probes;      /* a lost deal's optimum by level probes (0: value probes) */
+} Schedule;
 #define SLOT_EXACT (1ULL << 62)
 #define SLOT_USED (1ULL << 63)
 
@@ -124,7 +127,7 @@ typedef struct {
     /* tables: the transposition table, and the deviations tried per state in the rounds
      * of limited discrepancy search (Python's `tried`), each capped at max_table entries */
     Table table, tried;
-    int lds_rounds;
+    int lds_rounds, first_pass_moves, level_probes;  /* the schedule (solver/search.py's SearchSettings) */
     /* stats */
     long long states, table_hits;
     int max_depth;
@@ -464,12 +467,12 @@ static void probe_values(Search *x, const State *root, int top) {
     }
 }
 
-/* _first_pass: a won deal's value probes over the first FIRST_PASS_MOVES moves of each
+/* _first_pass: a won deal's value probes over the first first_pass_moves moves of each
  * position whose bound passes the floor; the line found stays, the table (whose
  * refutations hold only in that narrowed tree) is emptied. */
 static void first_pass(Search *x, const State *root, int top) {
-    if (!FIRST_PASS_MOVES) return;
-    x->narrowed = FIRST_PASS_MOVES;
+    if (!x->first_pass_moves) return;
+    x->narrowed = x->first_pass_moves;
     probe_values(x, root, top);
     x->narrowed = 0;
     reset_table(x, &x->table);
@@ -491,7 +494,7 @@ static void run_optimal(Search *x, const State *root) {
     reset_table(x, &x->table);
     int target = root->status != PLAYING ? terminal_score(c, root) : upper_bound(c, root);
     if (!won && target > c->lowest_win_score - 1) target = c->lowest_win_score - 1;
-    if (!won && LEVEL_PROBES) {
+    if (!won && x->level_probes) {
         probe_levels(x, root, target);
         return;
     }
@@ -581,7 +584,7 @@ static PyObject *score_object(int score) {
  * (verdict, score, line, line_score, states, table_hits, unique, max_depth, exhausted).
  * NULL with a Python exception set. */
 static PyObject *solve_position(const Ctx *game, const State *root, int optimal, PyObject *time_obj,
-                                PyObject *states_obj, PyObject *table_obj, int lds_rounds, int plain_ceiling) {
+                                PyObject *states_obj, PyObject *table_obj, Schedule schedule, int plain_ceiling) {
     Search *x = calloc(1, sizeof(Search));
     if (!x) return PyErr_NoMemory();
     x->game = game;
@@ -593,11 +596,13 @@ static PyObject *solve_position(const Ctx *game, const State *root, int optimal,
     if (x->max_states == -1 && PyErr_Occurred()) goto done;
     long long max_table = table_obj == Py_None ? -1 : PyLong_AsLongLong(table_obj);
     if (max_table == -1 && PyErr_Occurred()) goto done;
-    if (lds_rounds < 0) {
-        PyErr_SetString(PyExc_ValueError, "lds_rounds must be >= 0");
+    if (schedule.lds_rounds < 0 || schedule.first_pass_moves < 0) {
+        PyErr_SetString(PyExc_ValueError, "lds_rounds and first_pass_moves must be >= 0");
         goto done;
     }
-    x->lds_rounds = lds_rounds;
+    x->lds_rounds = schedule.lds_rounds;
+    x->first_pass_moves = schedule.first_pass_moves;
+    x->level_probes = schedule.level_probes;
     x->plain_ceiling = plain_ceiling;
 #ifndef PLAIN_LEGAL_MOVES
     if (plain_ceiling >= 0) {

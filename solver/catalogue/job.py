@@ -1,0 +1,191 @@
+"""The question a catalogue answers (Job), one seed answered (solve_seed), and the row format.
+
+A row: {"seed", "outcome" (WON / LOST / UNDECIDED / ERROR), "score" (the proven optimum or
+null), "best" (the score of the best line found, replayed before the row is written),
+"states", "seconds", "first_move", "engine"}, and "error" on an ERROR row.  The game comes
+from the caller's builder (Job.build), so the catalogue never reaches for a game registry.
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from importlib import metadata
+from pathlib import Path
+
+from games.base import LOST, UNDECIDED, WON, EngineError, Game, UsurperError
+from solver.search import Budget, solve
+from solver.verify import check_claim
+
+ERROR = "ERROR"
+
+
+OUTCOMES = (WON, LOST, UNDECIDED, ERROR)
+
+
+FORMAT = "usurper-catalogue"
+
+
+FORMAT_VERSION = 1
+
+
+#: The header fields that shape the answers: a resumed run must ask the same question.
+QUESTION_FIELDS = ("format", "version", "game", "variants", "mode", "engine", "time_limit", "max_states",
+                   "max_memory_mb", "verdict_limit")
+
+
+def _package_version() -> str:
+    try:
+        return metadata.version("usurper")
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
+#: Which code answered a row: the installed usurper release, written beside the engine.
+ENGINE_VERSION = f"usurper-{_package_version()}"
+
+
+@dataclass(frozen=True)
+class Job:
+    """The question every row of one catalogue answers: game, variants, mode, engine, budget.
+    Small and picklable: it travels to every worker, in a process pool or on a cluster."""
+
+    game: str
+    #: Builds the game from its name and variant words: a top-level function (the caller's
+    #: game registry), so that the Job pickles to workers by reference.
+    build: Callable[[str, Sequence[str]], Game]
+    variants: tuple[str, ...] = ()
+    mode: str = "optimal"
+    engine: str = "auto"
+    time_limit: float | None = 60.0
+    max_states: int | None = None
+    max_memory_mb: int | None = 4096
+    #: Mode optimal: seconds for a winnability search when the optimal one ran out before
+    #: it knew whether the deal is won (None: no second search).  Proving an optimum
+    #: costs far more than deciding the deal, so a short optimal search plus this one
+    #: decides almost every deal at a fraction of the time.
+    verdict_limit: float | None = None
+
+    def budget(self) -> Budget:
+        return Budget(time_limit=self.time_limit, max_states=self.max_states, max_memory_mb=self.max_memory_mb)
+
+    def verdict_budget(self) -> Budget:
+        return Budget(time_limit=self.verdict_limit, max_states=self.max_states, max_memory_mb=self.max_memory_mb)
+
+    def header(self) -> dict:
+        return {
+            "format": FORMAT, "version": FORMAT_VERSION, "game": self.game, "variants": list(self.variants),
+            "mode": self.mode, "engine": self.engine, "time_limit": self.time_limit, "max_states": self.max_states,
+            "max_memory_mb": self.max_memory_mb, "verdict_limit": self.verdict_limit, "created_by": ENGINE_VERSION,
+        }
+
+    @property
+    def title(self) -> str:
+        return f"{self.game} ({','.join(self.variants) or 'standard'})"
+
+
+@dataclass
+class Catalogue:
+    """A catalogue file as read: its header and its rows by seed."""
+
+    path: Path
+    header: dict
+    rows: dict[int, dict] = field(default_factory=dict)
+
+    @property
+    def title(self) -> str:
+        return f"{self.header['game']} ({','.join(self.header['variants']) or 'standard'})"
+
+
+def make_job(build: Callable[[str, Sequence[str]], Game], game_name: str, variants: Iterable[str] = (),
+             mode: str = "optimal", engine: str = "auto", time_limit: float | None = 60.0, max_states: int | None = None,
+             max_memory_mb: int | None = 4096, verdict_limit: float | None = None) -> Job:
+    """A checked Job: the game and its variants exist (named canonically), the mode is
+    known, and the engine is one this game and variant offer."""
+    game = build(game_name, list(variants))
+    if mode not in ("optimal", "winnable"):
+        raise UsurperError(f"unknown mode {mode!r} (known: optimal, winnable)")
+    _check_engine(game, mode, engine)
+    if verdict_limit is not None and mode != "optimal":
+        raise UsurperError("--verdict-limit only applies to mode optimal (mode winnable decides the verdict)")
+    return Job(game.name, build, canonical_variants(game), mode, engine, time_limit, max_states, max_memory_mb,
+               verdict_limit)
+
+
+def canonical_variants(game: Game) -> tuple[str, ...]:
+    """The game's variant words in the game's own canonical order; () for the standard game."""
+    return () if game.variant == "standard" else tuple(game.variant.split(","))
+
+
+def solve_seed(job: Job, seed: int) -> dict:
+    """One catalogue row: deal `seed`, solve it, replay the line, report.  Any exception
+    becomes an ERROR row carrying its message, so that one bad seed never stops a run.
+    Top-level (picklable), so a process pool and a Dask cluster can both run it."""
+    started = time.perf_counter()
+    try:
+        game = _game(job)
+        state = game.initial_state(game.deal_from_seed(seed))
+        result = solve(game, state, job.mode, job.engine, job.budget())
+        states = result.stats.states
+        if result.verdict == UNDECIDED and job.verdict_limit is not None:
+            verdict = solve(game, state, "winnable", job.engine, job.verdict_budget())
+            states += verdict.stats.states
+            if verdict.verdict == WON or (verdict.verdict == LOST and result.line_score is None):
+                result.line, result.line_score = verdict.line, verdict.line_score
+            result.verdict = verdict.verdict
+        if result.line_score is not None:  # every line is replayed before it is recorded
+            check_claim(game, state, result.line, result.verdict == WON, result.line_score)
+        return {
+            "seed": seed, "outcome": result.verdict, "score": result.score, "best": result.line_score,
+            "states": states, "seconds": _since(started),
+            "first_move": game.format_move(state, result.line[0]) if result.line else None,
+            "engine": f"{result.engine} {ENGINE_VERSION}",
+        }
+    except Exception as exc:  # noqa: BLE001 - recorded in the row, the run goes on
+        return error_row(job, seed, exc, started)
+
+
+def error_row(job: Job, seed: int, error: BaseException | str, started: float | None = None) -> dict:
+    """The row of a seed that could not be answered, with the reason on one line."""
+    if isinstance(error, BaseException):
+        text = str(error) if isinstance(error, UsurperError) else f"{type(error).__name__}: {error}"
+    else:
+        text = error
+    return {
+        "seed": seed, "outcome": ERROR, "score": None, "best": None, "states": None,
+        "seconds": _since(started) if started is not None else 0.0, "first_move": None,
+        "engine": f"{job.engine} {ENGINE_VERSION}", "error": " ".join(text.split()),
+    }
+
+
+def _since(started: float) -> float:
+    return round(time.perf_counter() - started, 4)
+
+
+def _game(job: Job) -> Game:
+    """One Game per worker thread and question, built once: building Adaman's bound tables
+    costs ~20 ms, a lot next to a quick solve.  A Game holds rules and parameters (and
+    caches keyed by deal), so reusing it changes no answer; one per thread, because a Dask
+    worker may run several seeds at once in threads."""
+    return _game_of_thread(job.build, job.game, job.variants, threading.get_ident())
+
+
+@functools.lru_cache(maxsize=64)
+def _game_of_thread(build: Callable, name: str, variants: tuple[str, ...], thread: int) -> Game:
+    return build(name, variants)
+
+
+def _check_engine(game: Game, mode: str, engine: str) -> None:
+    """Refuse, before any file is made, an engine this game or variant does not offer."""
+    from solver.search import ENGINES
+
+    if engine not in ENGINES:
+        raise UsurperError(f"unknown engine {engine!r} (known: {', '.join(ENGINES)})")
+    if engine == "compiled":  # a one-state search asks the solver whether the engine is there
+        try:
+            solve(game, game.initial_state(game.deal_from_seed(0)), mode, engine, Budget(max_states=1))
+        except EngineError as exc:
+            raise UsurperError(str(exc)) from None

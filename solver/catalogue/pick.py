@@ -1,0 +1,36 @@
+"""Picking a deal to play from a catalogue, and where the shipped catalogues live."""
+
+from __future__ import annotations
+
+import random
+from importlib.resources import files
+from pathlib import Path
+
+from games.base import WON, UsurperError
+from solver.catalogue.job import ERROR, Catalogue, Job
+from solver.catalogue.summary import reachable_score
+
+#: Where the shipped catalogues live: the repository's data/catalogue/, installed as the
+#: package usurper_data (so a non-editable install finds them too).
+SHIPPED_DIR = Path(str(files("usurper_data") / "catalogue"))
+
+
+def shipped_catalogue(job: Job) -> Path:
+    """The catalogue shipped in data/catalogue/ for this game and variant (may not exist)."""
+    suffix = "" if not job.variants else "." + "+".join(job.variants).replace(":", "-").replace("=", "-")
+    return SHIPPED_DIR / f"{job.game}{suffix}.jsonl"
+
+
+def pick_row(catalogue: Catalogue, winnable: bool = False, min_score: int | None = None,
+             rng: random.Random | None = None) -> tuple[dict, int]:
+    """A row chosen uniformly among those that match, and how many matched: won (with
+    `winnable`), and a score of at least `min_score` known reachable (the proven optimum,
+    or else the score of the verified best line).  ERROR rows are never picked."""
+    candidates = [row for _, row in sorted(catalogue.rows.items())
+                  if row["outcome"] != ERROR and (not winnable or row["outcome"] == WON)
+                  and (min_score is None or (reachable_score(row) or -1) >= min_score)]
+    if not candidates:
+        wanted = " and ".join(filter(None, ["won" if winnable else "",
+                                            f"score >= {min_score}" if min_score is not None else ""])) or "any"
+        raise UsurperError(f"no seed in {catalogue.path} matches ({wanted}) among its {len(catalogue.rows):,} seeds")
+    return (rng or random.Random()).choice(candidates), len(candidates)

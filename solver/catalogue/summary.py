@@ -1,0 +1,176 @@
+"""What a catalogue says: outcomes, win rate with its Wilson interval, scores, solve times;
+the same as text and as a plot (matplotlib, imported only when a plot is asked for)."""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from collections.abc import Iterable
+from pathlib import Path
+
+from games.base import LOST, UNDECIDED, WON, UsurperError
+from solver.catalogue.job import ERROR, OUTCOMES, Catalogue
+from solver.catalogue.store import _write_atomically
+from solver.stats import median, percentile, wilson_interval
+
+
+def undecided_seeds(catalogue: Catalogue) -> list[int]:
+    """The seeds with no verdict (UNDECIDED or ERROR): what a longer search should retry."""
+    return sorted(seed for seed, row in catalogue.rows.items() if row["outcome"] in (UNDECIDED, ERROR))
+
+
+def seed_list(seeds: Iterable[int]) -> str:
+    """Seeds as the --seeds text that names exactly them: runs written A-B, joined by commas."""
+    parts: list[str] = []
+    run: list[int] = []
+    for seed in sorted(seeds):
+        if run and seed == run[-1] + 1:
+            run.append(seed)
+            continue
+        if run:
+            parts.append(f"{run[0]}-{run[-1]}" if len(run) > 1 else str(run[0]))
+        run = [seed]
+    if run:
+        parts.append(f"{run[0]}-{run[-1]}" if len(run) > 1 else str(run[0]))
+    return ",".join(parts)
+
+
+def summarise(catalogue: Catalogue) -> dict:
+    """The figures of a catalogue: outcomes, win rate with its Wilson 95 % interval, the
+    distribution of proven scores, solve-time percentiles and states.
+
+    The interval is honest about the seeds not decided: its low end is the Wilson low end
+    of won / all seeds, as if every UNDECIDED (and ERROR) seed were lost; its high end is
+    the Wilson high end of (won + undecided + errors) / all seeds, as if each were won.
+    """
+    rows = list(catalogue.rows.values())
+    if not rows:
+        raise UsurperError(f"{catalogue.path} holds no seeds yet")
+    count = len(rows)
+    outcomes = Counter({outcome: 0 for outcome in OUTCOMES})
+    outcomes.update(row["outcome"] for row in rows)
+    won, lost = outcomes[WON], outcomes[LOST]
+    unknown = count - won - lost
+    low, _ = wilson_interval(won, count)
+    _, high = wilson_interval(won + unknown, count)
+    scores = Counter(row["score"] for row in rows if row.get("score") is not None)
+    seconds = [row["seconds"] for row in rows if row.get("seconds") is not None]
+    states = [row["states"] for row in rows if row.get("states") is not None]
+    header = catalogue.header
+    return {
+        "file": str(catalogue.path), "game": header["game"], "variants": header["variants"],
+        "mode": header["mode"], "engine": header["engine"], "time_limit": header["time_limit"],
+        "max_states": header["max_states"], "verdict_limit": header.get("verdict_limit"),
+        "seeds": count, "first_seed": min(catalogue.rows), "last_seed": max(catalogue.rows),
+        "outcomes": dict(outcomes),
+        "win_rate": won / count, "win_rate_of_decided": won / (won + lost) if won + lost else None,
+        "wilson_95": [low, high],
+        "proven_scores": sum(scores.values()),
+        "scores": {str(score): scores[score] for score in sorted(scores)},
+        "seconds": _spread(seconds), "states": _spread(states),
+        "engines": sorted({row["engine"] for row in rows if row.get("engine")}),
+    }
+
+
+def format_summary(summary: dict) -> list[str]:
+    """The summary as the text `usurper catalogue stats` prints."""
+    variant = ",".join(summary["variants"]) or "standard"
+    budget = f"time limit {summary['time_limit']:g} s" if summary["time_limit"] is not None else "no time limit"
+    if summary["max_states"] is not None:
+        budget += f", at most {summary['max_states']:,} states"
+    if summary.get("verdict_limit") is not None:
+        budget += f", then winnability for {summary['verdict_limit']:g} s where undecided"
+    outcomes = summary["outcomes"]
+    low, high = summary["wilson_95"]
+    decided = outcomes[WON] + outcomes[LOST]
+    of_decided = (f" ({100 * summary['win_rate_of_decided']:.1f} % of the {decided:,} decided)"
+                  if decided else "")
+    lines = [
+        f"{summary['file']}: {summary['game']} ({variant}), {summary['mode']}, engine {summary['engine']}, {budget}",
+        f"seeds         {summary['seeds']:,} (seeds {summary['first_seed']}-{summary['last_seed']})",
+        "outcomes      " + ", ".join(f"{outcomes[name]:,} {name}" for name in OUTCOMES),
+        (f"win rate      {100 * summary['win_rate']:.1f} % of all seeds{of_decided}; Wilson 95 % "
+         f"[{100 * low:.1f}, {100 * high:.1f}] % (undecided counted lost for the low end, won for the high)"),
+    ]
+    for name, unit in (("seconds", ".3f"), ("states", ",.0f")):
+        spread = summary[name]
+        if spread:
+            lines.append(f"{name:<14}median {spread['median']:{unit}}  p90 {spread['p90']:{unit}}  "
+                         f"p99 {spread['p99']:{unit}}  max {spread['max']:{unit}}")
+    lines.append(f"scores        {summary['proven_scores']:,} proven" +
+                 (":" if summary["scores"] else " (none: mode winnable, or no search finished)"))
+    widest = max(summary["scores"].values(), default=1)
+    for score, count in summary["scores"].items():
+        bar = "#" * max(1, round(40 * count / widest))
+        lines.append(f"  {score:>5} {count:>8,}  {bar}")
+    return lines
+
+
+def plot(catalogue: Catalogue, out: str | os.PathLike) -> Path:
+    """A PNG with two panels, the proven scores' histogram (won and lost stacked) and the
+    distribution of solve times (log scale), written atomically to `out`."""
+    from matplotlib.figure import Figure  # lazily: only --plot needs matplotlib
+
+    rows = list(catalogue.rows.values())
+    if not rows:
+        raise UsurperError(f"{catalogue.path} holds no seeds yet")
+    figure = Figure(figsize=(11, 4.5), layout="constrained")
+    scores_axes, times_axes = figure.subplots(1, 2)
+    proven = [row for row in rows if row.get("score") is not None]
+    if proven:
+        low = min(row["score"] for row in proven)
+        high = max(row["score"] for row in proven)
+        bins = [value - 0.5 for value in range(low, high + 2)]
+        stacks = [[row["score"] for row in proven if row["outcome"] == outcome] for outcome in (WON, LOST)]
+        scores_axes.hist(stacks, bins=bins, stacked=True, label=["won", "lost"], color=["tab:green", "tab:red"])
+        scores_axes.legend()
+    else:
+        scores_axes.text(0.5, 0.5, "no proven scores", ha="center", va="center", transform=scores_axes.transAxes)
+    scores_axes.set(title=f"Optimal score, {len(proven):,} of {len(rows):,} seeds proven", xlabel="score",
+                    ylabel="seeds")
+    seconds = [max(row["seconds"], 1e-4) for row in rows if row.get("seconds") is not None]
+    if seconds:
+        low, high = min(seconds), max(seconds)
+        high = max(high, low * 1.01)
+        steps = 40
+        bins = [low * (high / low) ** (step / steps) for step in range(steps + 1)]
+        times_axes.hist(seconds, bins=bins, color="tab:blue")
+        times_axes.set_xscale("log")
+    limit = catalogue.header.get("time_limit")
+    if limit:
+        times_axes.axvline(limit, color="black", linestyle="--", label=f"time limit {limit:g} s")
+        times_axes.legend()
+    times_axes.set(title="Solve time (replay included)", xlabel="seconds (log scale)", ylabel="seeds")
+    figure.suptitle(f"{catalogue.title}: {len(rows):,} seeds, {catalogue.header['mode']}")
+    return _write_atomically(Path(out), lambda handle: figure.savefig(handle, format="png", dpi=100))
+
+
+def reachable_score(row: dict) -> int | None:
+    """A score known reachable from the deal: the proven optimum, else the best line's."""
+    return row["score"] if row.get("score") is not None else row.get("best")
+
+
+class Tally:
+    """Running counts for a progress bar: the win rate over the seeds decided so far."""
+
+    def __init__(self, rows: Iterable[dict] = ()):
+        self.outcomes: Counter = Counter()
+        for row in rows:
+            self.add(row)
+
+    def add(self, row: dict) -> None:
+        self.outcomes[row["outcome"]] += 1
+
+    def text(self) -> str:
+        won, decided = self.outcomes[WON], self.outcomes[WON] + self.outcomes[LOST]
+        rate = f"{100 * won / decided:.1f} %" if decided else "-"
+        extra = "".join(f", {self.outcomes[name]} {name.lower()}" for name in (UNDECIDED, ERROR)
+                        if self.outcomes[name])
+        return f"won {won}/{decided} decided = {rate}{extra}"
+
+
+def _spread(values: list) -> dict:
+    if not values:
+        return {}
+    return {"median": median(values), "p90": percentile(values, 0.9), "p99": percentile(values, 0.99),
+            "max": max(values)}

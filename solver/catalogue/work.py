@@ -1,0 +1,266 @@
+"""Running a catalogue: the seeds not yet in the file, solved in this process, in a local
+process pool, or on a Dask cluster, each row appended as soon as it is answered; Ctrl-C
+stops cleanly and a re-run resumes."""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import os
+import signal
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from pathlib import Path
+
+from games.base import UsurperError
+from solver.catalogue.job import Job, error_row, solve_seed
+from solver.catalogue.store import _check_existing, _Writer
+
+#: Seeds in flight per worker: enough to keep every worker busy, few enough that an
+#: interrupted run loses little and a range of 100,000 seeds is never submitted at once.
+WINDOW_PER_WORKER = 4
+
+
+#: Seconds to wait for a Dask scheduler before giving up with one line.
+SCHEDULER_TIMEOUT = 10.0
+
+
+@dataclass
+class RunReport:
+    """What one run did: the seeds asked for, those already there, those added, and the
+    outcomes over the whole range."""
+
+    path: Path
+    seeds: int
+    already: int
+    added: int
+    outcomes: Counter
+
+
+class Interrupted(Exception):
+    """The user stopped a run (Ctrl-C); every row written so far stays in the file."""
+
+    def __init__(self, path: Path, done: int, total: int):
+        super().__init__(f"interrupted; {done} of {total} seeds done, re-run the same command to resume")
+        self.path, self.done, self.total = path, done, total
+
+
+def run(path: str | os.PathLike, job: Job, seeds: Iterable[int], workers: int | None = None,
+        scheduler: str | None = None,
+        on_start: Callable[[int, Iterable[dict]], None] = lambda todo, rows: None,
+        on_row: Callable[[dict], None] = lambda row: None,
+        solve_one: Callable[[Job, int], dict] = solve_seed) -> RunReport:
+    """Solve every seed of `seeds` not yet in the catalogue at `path`, appending one row each.
+
+    `workers`: processes of a local pool (default: every core; 1 solves in this process).
+    `scheduler`: the address of a running Dask scheduler instead; the same rows come back.
+    `on_start(todo, rows already in the file)` is called once before solving, and
+    `on_row(row)` after each row is safely on disk.  `solve_one` is the per-seed function
+    (a top-level function, so that it can be pickled).  Ctrl-C raises Interrupted.
+    Everything is checked before the file is created, so a refused run leaves no file.
+    Worker processes start by forkserver (spawn where there is none), so a script that
+    calls this must guard its own top level with `if __name__ == "__main__":`.
+    """
+    path = Path(path)
+    seeds = list(dict.fromkeys(seeds))
+    if workers is not None and workers < 1:
+        raise UsurperError(f"--workers must be 1 or more, not {workers}")
+    if scheduler is not None and workers is not None:
+        raise UsurperError("give --workers (a local pool) or --scheduler (a Dask cluster), not both")
+    workers = workers or os.cpu_count() or 1
+    _check_existing(path, job)  # a foreign or mismatched file is refused before anyone is contacted
+    client = _connect(scheduler) if scheduler else None
+    try:
+        with contextlib.closing(_Writer.open(path, job)) as book:
+            todo = [seed for seed in seeds if seed not in book.rows]
+            already = len(seeds) - len(todo)
+            on_start(len(todo), book.rows.values())
+            if client is not None:
+                rows = _rows_from_dask(client, job, todo, solve_one)
+            elif workers == 1 or len(todo) <= 1:
+                rows = _rows_in_process(job, todo, solve_one)
+            else:
+                rows = _rows_from_pool(job, todo, min(workers, len(todo)), solve_one)
+            added = 0
+            try:
+                with contextlib.closing(rows):
+                    for row in rows:
+                        if book.append(row):
+                            added += 1
+                            on_row(row)
+            except KeyboardInterrupt:
+                raise Interrupted(path, sum(seed in book.rows for seed in seeds), len(seeds)) from None
+            book.sort()
+            outcomes = Counter(book.rows[seed]["outcome"] for seed in seeds)
+    finally:
+        if client is not None:
+            client.close()
+    return RunReport(path, len(seeds), already, added, outcomes)
+
+
+def _rows_in_process(job: Job, seeds: list[int], solve_one: Callable) -> Iterator[dict]:
+    for seed in seeds:
+        started = time.perf_counter()
+        try:
+            row = solve_one(job, seed)
+        except Exception as exc:  # noqa: BLE001 - solve_seed catches its own; a custom solve_one may not
+            row = error_row(job, seed, exc, started)
+        yield row
+
+
+def _rows_from_pool(job: Job, seeds: list[int], workers: int, solve_one: Callable) -> Iterator[dict]:
+    """Rows from a local process pool, as they finish, with a bounded window of seeds in
+    flight.  A worker that dies (killed, out of memory, a crash in compiled code) breaks
+    the pool: the seeds that were in flight are then retried one by one, each in a pool of
+    its own, so that only the seed that kills its worker becomes an ERROR row."""
+    context = _mp_context()
+    queue = iter(seeds)
+    window = workers * WINDOW_PER_WORKER
+    pool = _new_pool(workers, context)
+    pending: dict = {}
+    try:
+        while True:
+            while len(pending) < window and (seed := next(queue, None)) is not None:
+                pending[pool.submit(solve_one, job, seed)] = seed
+            if not pending:
+                return
+            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            suspects = []
+            for future in done:
+                seed = pending.pop(future)
+                problem = future.exception()
+                if isinstance(problem, BrokenProcessPool):
+                    suspects.append(seed)
+                elif problem is None:
+                    yield future.result()
+                elif isinstance(problem, Exception):
+                    yield error_row(job, seed, problem)
+                else:
+                    raise problem
+            if suspects:
+                suspects += pending.values()
+                pending.clear()
+                _stop_pool(pool)
+                for seed in suspects:
+                    yield _solve_alone(job, seed, solve_one, context)
+                pool = _new_pool(workers, context)
+    finally:
+        if pending:
+            _stop_pool(pool)
+        else:
+            pool.shutdown(wait=True)
+
+
+def _solve_alone(job: Job, seed: int, solve_one: Callable, context) -> dict:
+    """A seed in a pool of its own, after a worker died: if this worker dies too, the seed
+    is what kills it (ERROR row); if no worker can even start, the run stops."""
+    pool = _new_pool(1, context)
+    try:
+        try:
+            pool.submit(_alive).result()
+        except BrokenProcessPool:
+            raise UsurperError("worker processes die as they start; the rows written are kept "
+                               "(--workers 1 solves in this process)") from None
+        started = time.perf_counter()
+        try:
+            return pool.submit(solve_one, job, seed).result()
+        except BrokenProcessPool:
+            return error_row(job, seed, "the worker process died solving this seed (killed, out of memory, or a "
+                                        "crash in compiled code)", started)
+        except Exception as exc:  # noqa: BLE001 - a custom solve_one that raised
+            return error_row(job, seed, exc, started)
+    finally:
+        _stop_pool(pool)
+
+
+def _alive() -> bool:
+    return True
+
+
+def _mp_context():
+    """forkserver where there is one: workers start clean, whatever threads the parent runs."""
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+
+
+def _new_pool(workers: int, context) -> ProcessPoolExecutor:
+    return ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_worker_ignores_ctrl_c)
+
+
+def _worker_ignores_ctrl_c() -> None:
+    """Ctrl-C reaches the whole process group; only the parent acts on it (and then stops
+    the workers), so that no worker prints a traceback or returns a half-made row."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _stop_pool(pool: ProcessPoolExecutor) -> None:
+    """Stop a pool now: pending seeds cancelled, running workers terminated."""
+    terminate = getattr(pool, "terminate_workers", None)  # Python 3.14+
+    if terminate is not None:
+        with contextlib.suppress(Exception):
+            terminate()
+        return
+    processes = list((getattr(pool, "_processes", None) or {}).values())  # no public way before 3.14
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        with contextlib.suppress(Exception):
+            process.terminate()
+    for process in processes:
+        with contextlib.suppress(Exception):
+            process.join(timeout=5)
+
+
+def _connect(address: str):
+    """A client of the Dask scheduler at `address`; one line when it cannot be reached."""
+    try:
+        from distributed import Client
+    except ImportError:
+        raise UsurperError("--scheduler needs dask.distributed: pip install 'dask[distributed]'") from None
+    try:
+        return Client(address, timeout=SCHEDULER_TIMEOUT, set_as_default=False)
+    except Exception as exc:  # noqa: BLE001 - OSError, TimeoutError, ValueError for a bad address...
+        detail = " ".join(str(exc).split()) or type(exc).__name__
+        raise UsurperError(f"cannot reach the Dask scheduler at {address}: {detail}") from None
+
+
+def _rows_from_dask(client, job: Job, seeds: list[int], solve_one: Callable) -> Iterator[dict]:
+    """Rows from a Dask cluster, as they finish, with a bounded window of seeds in flight.
+    A task that failed (it raised, or killed its workers: KilledWorker) is an ERROR row;
+    losing the scheduler stops the run, keeping every row written."""
+    from distributed import as_completed
+
+    window = max(4, WINDOW_PER_WORKER * sum(client.nthreads().values()))
+    queue = iter(seeds)
+    in_flight: dict = {}
+
+    def submit(seed: int):
+        future = client.submit(solve_one, job, seed, pure=False)
+        in_flight[future.key] = (future, seed)
+        return future
+
+    futures = as_completed([submit(seed) for seed in _take(queue, window)], loop=client.loop)
+    try:
+        for future in futures:
+            _, seed = in_flight.pop(future.key)
+            if future.status == "finished":
+                yield future.result()
+            elif future.status == "error":
+                yield error_row(job, seed, future.exception())
+            else:
+                raise UsurperError(f"the Dask cluster lost seed {seed} ({future.status}); the rows written are "
+                                   "kept, re-run the same command to resume")
+            following = next(queue, None)
+            if following is not None:
+                futures.add(submit(following))
+    finally:
+        if in_flight:
+            with contextlib.suppress(Exception):
+                client.cancel([future for future, _ in in_flight.values()])
+
+
+def _take(queue: Iterator[int], count: int) -> list[int]:
+    return [seed for _, seed in zip(range(count), queue)]
