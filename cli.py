@@ -218,7 +218,8 @@ def catalogue():
 def catalogue_run(game, seeds, out, variants, mode, engine, time_limit, max_states, max_memory, verdict_limit,
                   workers, scheduler):
     """Solve every seed of --seeds, one row per seed in --out; re-running resumes."""
-    job = catalogues.make_job(make_game, game, variants, mode, engine, time_limit, max_states, max_memory, verdict_limit)
+    job = catalogues.make_job(make_game, game, variants, mode, engine, time_limit, max_states, max_memory,
+                              verdict_limit)
     seed_range = benchmark.parse_seed_range(seeds)
     progress: dict = {}
 

@@ -74,9 +74,10 @@ the solver turns them into its results.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, Hashable, Sequence
+from typing import Any
 
 Deal = tuple
 State = Any

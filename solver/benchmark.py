@@ -124,4 +124,5 @@ def report(game: Game, seeds: list[int], mode: str, engine: str, time_limit: flo
            baseline_limit: float = 10.0, each: Callable[[dict], None] = lambda row: None) -> list[str]:
     """Solve `seeds` and return the printed figures: a title line, then `summary`."""
     rows = run(game, seeds, mode, engine, time_limit, baseline, baseline_limit, each)
-    return [f"{game.name} ({game.variant}), time limit {time_limit:g} s per deal", *summary(rows, mode, engine, baseline)]
+    title = f"{game.name} ({game.variant}), time limit {time_limit:g} s per deal"
+    return [title, *summary(rows, mode, engine, baseline)]

@@ -34,7 +34,17 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.base import LOST, UNDECIDED, WON, CompiledLimits, CompiledMissing, EngineError, Game, UnsupportedGame, Verdict
+from games.base import (
+    LOST,
+    UNDECIDED,
+    WON,
+    CompiledLimits,
+    CompiledMissing,
+    EngineError,
+    Game,
+    UnsupportedGame,
+    Verdict,
+)
 from solver.cpsat import refined_upper_bound
 
 __all__ = ["LOST", "UNDECIDED", "WON", "Budget", "SearchSettings", "SolveResult", "Stats", "Verdict", "solve",

@@ -7,8 +7,9 @@ It shares nothing with the search but the game's own verbs.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 from games.base import Game, MoveError, Outcome
 

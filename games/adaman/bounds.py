@@ -25,7 +25,6 @@ from games.adaman.rules import (
 from games.base import CompiledLimits, CompiledMissing, CompiledRun, CoverProblem, EngineError, Game
 from games.decks import DECKTET, SUITS
 
-
 NO_PAYMENT = 1 << 20  # _fewest_cards of a personality nothing can pay
 # _bound_failing_hall tests a loss only where at most this rank may stay uncontrolled: the
 # level probes near a lost deal's optimum.  Far below it the sets to try are too many for

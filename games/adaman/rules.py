@@ -16,7 +16,7 @@ Choices made where the spec is silent (a player at the table would expect the sa
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from typing import NamedTuple
 
 from games.base import LOST, WON, Game, MoveError, Outcome, Termination, VariantError
@@ -37,7 +37,7 @@ EXTRA_PERSONALITIES = {card.name.lower(): card for card in PAWNS_AND_COURTS if c
 LOOKUP = decktet_lookup()
 
 
-@lru_cache(maxsize=None)
+@cache
 def rank_sum(mask: int) -> int:
     """Total rank of the cards in a row mask (rows hold at most a few cards, so few masks occur)."""
     total, index = 0, 0

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from games.base import CompiledLimits, CompiledMissing, CompiledRun, EngineError
 from games.royal_assassin.rules import (
+    _COMPILED_COPIES,
     ATTACK,
     COMPILED_ENTRY_BYTES,
     FINISHED_WON,
@@ -40,7 +41,6 @@ from games.royal_assassin.rules import (
     ROYALS_IN_DECK,
     SUIT,
     VALUE,
-    _COMPILED_COPIES,
     RoyalAssassinRules,
     RoyalAssassinState,
     _kill_costs,

@@ -26,8 +26,18 @@ Dask runs), summary (statistics, text, plot), pick (a deal to play; the shipped 
 """
 
 from solver.catalogue import job, pick, store, summary, work
-from solver.catalogue.job import ENGINE_VERSION, ERROR, FORMAT, FORMAT_VERSION, OUTCOMES, Catalogue, Job, error_row
-from solver.catalogue.job import make_job, solve_seed
+from solver.catalogue.job import (
+    ENGINE_VERSION,
+    ERROR,
+    FORMAT,
+    FORMAT_VERSION,
+    OUTCOMES,
+    Catalogue,
+    Job,
+    error_row,
+    make_job,
+    solve_seed,
+)
 from solver.catalogue.pick import SHIPPED_DIR, pick_row, shipped_catalogue
 from solver.catalogue.store import check_matches, read
 from solver.catalogue.summary import Tally, format_summary, plot, seed_list, summarise, undecided_seeds

@@ -101,8 +101,9 @@ class Catalogue:
 
 
 def make_job(build: Callable[[str, Sequence[str]], Game], game_name: str, variants: Iterable[str] = (),
-             mode: str = "optimal", engine: str = "auto", time_limit: float | None = 60.0, max_states: int | None = None,
-             max_memory_mb: int | None = 4096, verdict_limit: float | None = None) -> Job:
+             mode: str = "optimal", engine: str = "auto", time_limit: float | None = 60.0,
+             max_states: int | None = None, max_memory_mb: int | None = 4096,
+             verdict_limit: float | None = None) -> Job:
     """A checked Job: the game and its variants exist (named canonically), the mode is
     known, and the engine is one this game and variant offer."""
     game = build(game_name, list(variants))

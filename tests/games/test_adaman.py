@@ -18,10 +18,9 @@ import pytest
 from games import make_game
 from games.adaman import Adaman, AdamanState
 from games.base import LOST, WON, DealError, MoveError, Termination, VariantError
-
-LOST_UTTERLY = Termination.PALACE_OVERFLOW
 from games.decks import BASIC_DECK, DECKTET, EXCUSE, PAWNS_AND_COURTS
 
+LOST_UTTERLY = Termination.PALACE_OVERFLOW
 BASIC = Adaman()
 CARD = {card.name: card for card in DECKTET}
 PLAYING = 0  # status of a position where play goes on (AdamanState.status)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from adaman_play import playout
 
 from games import make_game
 from games.adaman.bounds import _least_overpay, total_rank
@@ -18,8 +19,6 @@ from games.adaman.rules import PLAYING
 from games.decks import decktet_lookup
 from solver.cpsat import refined_upper_bound
 from solver.search import WON, Budget, solve
-
-from adaman_play import playout
 
 GAMES = {
     "basic": make_game("adaman"),

@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from adaman_play import playout
 
 from games import make_game
 from games.adaman import Adaman
@@ -18,8 +19,6 @@ from games.base import GameType, UnsupportedGame
 from games.decks import DECKTET
 from solver.search import LOST, UNDECIDED, WON, Budget, SearchSettings, solve
 from solver.verify import check_claim, replay
-
-from adaman_play import playout
 
 BASIC = Adaman()
 EXCUSE = make_game("adaman", ["excuse"])
