@@ -12,7 +12,7 @@ solves each exactly (the compiled engine) and prints, by cards left in the deck:
 - how many of them cannot be won at all (their optimum is a loss): there the bound's
   relaxation still finds a win keeping more than the deal's optimum keeps.
 
-It measures what a stronger bound could save (issue 3), not the search's speed:
+It measures what a stronger bound could save, not the search's speed:
 
     python bench/adaman_bound_gap.py --seeds 14,8 --sample 60
 """

@@ -1,7 +1,7 @@
-/* games/_search_core.h: the game-agnostic part of the compiled "pruned" searches.
+/* solver/_search_core.h: the game-agnostic part of the compiled "pruned" searches.
  *
- * The skeleton of solver/search.py (engine="pruned") that games/_adaman_core.c and
- * games/_royal_assassin_core.c share, written once: the transposition table, the
+ * The skeleton of solver/search.py (engine="pruned") that games/adaman/_core.c and
+ * games/royal_assassin/_core.c share, written once: the transposition table, the
  * budgets, the winnability search and the optimal search, and the common part of the
  * module's solve() (budgets in, result tuple out).  A template by include: it is no
  * module of its own and has no .c file; each extension includes it once, after the
@@ -505,9 +505,9 @@ static void run_optimal(Search *x, const State *root) {
 /* ----- the plain baseline ----------------------------------------------------------- */
 /* Engine "plain" of solver/search.py, node for node: depth-first search with the table and
  * nothing else (no bound, no order, no quick-win rounds), every legal move in rule order
- * (the game's legal_moves hook), every value exact.  It is the baseline issue 3 measures
- * the pruned search against, compiled so that the side-by-side runs reach far enough for
- * the ratio to mean something.  A game offers it by defining PLAIN_LEGAL_MOVES and
+ * (the game's legal_moves hook), every value exact.  It is the baseline the pruned search
+ * is measured against, compiled so that the side-by-side runs reach far enough for the
+ * ratio to mean something.  A game offers it by defining PLAIN_LEGAL_MOVES and
  *   int legal_moves(const Ctx *, const State *, Move *out)   legal_moves, in its order */
 #ifdef PLAIN_LEGAL_MOVES
 /* find_win without bounds (allowed = None, bounded = False). */

@@ -1,4 +1,4 @@
-"""Benchmarks: solve a range of seeds and summarise the figures users and the issues ask for.
+"""Benchmarks: solve a range of seeds and summarise the figures users ask for.
 
 Measured, never asserted: the rows carry each deal's verdict, states and seconds (the
 replay check of the line included), and `summary` turns them into decided share,

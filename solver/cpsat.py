@@ -6,7 +6,7 @@ items must first be bought (paid like a demand, then usable); at most `max_kept`
 items are kept. What is the most value the kept items can have?"  It knows nothing of
 cards: for Adaman the demands are the personalities still to control, the items the
 resources owned or still to be dealt, the items to buy the Capital's cards, and the kept
-items the Resources left at a win (issue 3, the user's design).
+items the Resources left at a win.
 
 Ignoring when things happen makes this a relaxation: its answer is an upper bound on what
 real play can keep, and "infeasible" proves that real play cannot cover every demand.

@@ -1,18 +1,19 @@
-/* games/_adaman_core.c: the Adaman "pruned" search of solver/search.py, compiled.
+/* games/adaman/_core.c: the Adaman "pruned" search of solver/search.py, compiled.
  *
- * The same algorithm as the pure-Python engine (games/adaman.py + solver/search.py with
- * engine="pruned"), which stays the readable reference the tests compare this file to:
+ * The same algorithm as the pure-Python engine (games/adaman/rules.py and bounds.py +
+ * solver/search.py with engine="pruned"), which stays the readable reference the tests
+ * compare this file to:
  *
  *   - rules: legal_moves (every (target, payment) with a non-empty payment of resources
  *     sharing a suit with the target, rank sum >= target rank), apply (win check before
  *     any dealing, DEAL with Palace overflow), outcome and score;
  *   - hooks: search_moves (legal_moves, less non-minimal payments once the deck is empty,
- *     when the Python side says its search_moves does that), order_moves (personalities first, then least waste; a stable sort of the
- *     legal_moves order), score_upper_bound (_relaxation, _hall_slacks, _spare_cards, _least_waste, _best_keepable,
- *     _tail_keep),
+ *     when the Python side says its search_moves does that), order_moves (personalities
+ *     first, then least waste; a stable sort of the legal_moves order), score_upper_bound
+ *     (_relaxation, _hall_slacks, _spare_cards, _least_waste, _best_keepable, _tail_keep),
  *     move_bounds (bounded_moves), may_exceed (the exact static cover, searched), can_still_win,
  *     guaranteed_score and loss_can_reach (the level probes of a lost deal);
- *   - search: games/_search_core.h, shared with the Royal Assassin module and included
+ *   - search: solver/_search_core.h, shared with the Royal Assassin module and included
  *     below over this file's State, Move, Slot and hooks: search_win (the winnable mode:
  *     rounds of limited discrepancy search, LDS_ROUNDS of solver/search.py passed in, then
  *     the complete find_win whose table holds refuted states) and, in optimal mode,
@@ -28,12 +29,12 @@
  * decision) is not covered; the Python side refuses it.  Moves go back to Python as
  * (target, payment) pairs.
  *
- * Transposition table (games/_search_core.h): keyed by an exact 128-bit packing of
+ * Transposition table (solver/_search_core.h): keyed by an exact 128-bit packing of
  * (dealt, Capital, Resources, Palace, status): 2 bits per card index (0 none,
  * 1 Capital, 2 Resources, 3 Palace; the rows are disjoint), the dealt count and the
  * status, in a two-word slot.  The table holds at most max_table entries; reaching the
- * cap ends the search (UNDECIDED).  Its slot array starts at 2^16 slots and doubles while
- * under the cap; emptying it keeps its capacity.
+ * cap ends the search (UNDECIDED).  Its slot array starts at INITIAL_CAPACITY slots and
+ * doubles while under the cap; emptying it keeps its capacity.
  */
 
 #define PY_SSIZE_T_CLEAN
@@ -54,7 +55,7 @@ typedef uint64_t u64;
 #define CHUNK_BITS 15
 #define CHUNK ((1u << CHUNK_BITS) - 1)
 /* Small to start: a new table's pages are faulted in and emptied tables are memset, which
- * at 2^16 slots cost about 0.6 ms a solve (seed 19's winnability: 0.78 -> 0.15 ms in C). */
+ * at 2^16 slots cost most of a small deal's time (bench/results/changes-kept.csv). */
 #define INITIAL_CAPACITY (1u << 12)
 #define RESET_SHRINKS 0       /* an emptied table keeps its capacity */
 
@@ -418,7 +419,7 @@ static inline int best_keepable(const Ctx *c, u64 ordered, const lanes_t *lanes,
     return total;
 }
 
-#define LOSS_TEST_MOST_LEFT 12  /* as in games/adaman.py */
+#define LOSS_TEST_MOST_LEFT 12  /* as in games/adaman/bounds.py */
 #define NO_PAYMENT (1 << 20)  /* _fewest_cards of a personality nothing can pay */
 
 /* _fewest_cards: the fewest of the cards `ordered` holds (in_rank_order) that can pay p,
@@ -1081,7 +1082,7 @@ static PyObject *core_solve(PyObject *self, PyObject *args) {
             }
         }
         /* Each chunk's sum is a smaller chunk's plus one card: built in one pass (summing
-         * every chunk bit by bit cost about 6 ms a solve, most of a small deal's time). */
+         * every chunk bit by bit cost most of a small deal's time). */
         for (int k = 0; k < 3; k++) {
             c->chunk[k][0] = 0;
             for (u64 chunk = 1; chunk <= CHUNK; chunk++) {
@@ -1150,7 +1151,7 @@ static PyMethodDef core_methods[] = {
 
 static struct PyModuleDef core_module = {
     PyModuleDef_HEAD_INIT, "_core",
-    "The Adaman 'pruned' search compiled (see games/adaman.py, Adaman.compiled_solve).", -1, core_methods,
+    "The Adaman 'pruned' search compiled (see games/adaman/bounds.py, Adaman.compiled_solve).", -1, core_methods,
 };
 
 PyMODINIT_FUNC PyInit__core(void) { return PyModule_Create(&core_module); }

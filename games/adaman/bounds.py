@@ -28,15 +28,14 @@ from games.decks import DECKTET, SUITS
 NO_PAYMENT = 1 << 20  # _fewest_cards of a personality nothing can pay
 # _bound_failing_hall tests a loss only where at most this rank may stay uncontrolled: the
 # level probes near a lost deal's optimum.  Far below it the sets to try are too many for
-# a test made per move.  (games/_adaman_core.c has the same number.)
+# a test made per move.  (games/adaman/_core.c has the same number.)
 LOSS_TEST_MOST_LEFT = 12
 SUMS_MASK = (1 << 64) - 1  # _least_overpay's sums in one word: a minimal payment totals under 20
 # may_exceed decides the exact static cover only where the fast bound is at most COVER_GAP
 # above the floor (further up it seldom cuts, and a cut there saves little beyond the
 # test's cost) and gives up (no cut) after COVER_NODE_LIMIT of its nodes (both go to the
 # compiled engine with its tables).  With all eight Pawns and Courts it is never asked: there
-# it cost more than it saved (seeds 0-39 at 10 s beside e45b13b: 26.7 -> 33.3 s on the 16
-# deals both decided, 2 of them faster, and deal 29 no longer decided).
+# it cost more than it saved (bench/results/changes-kept.csv has the measurement).
 COVER_GAP = 4
 NEVER = -1
 COVER_NODE_LIMIT = 100
@@ -45,7 +44,7 @@ COMPILED_ENTRY_BYTES = 32  # a 16-byte slot in a table kept at most half full
 
 def _least_overpay(need: int, pool: int) -> int | None:
     """The least a subset of `pool` can overpay `need`; None when the pool cannot pay it.
-    Subset sums as the bits of one word (_adaman_core.c does the same)."""
+    Subset sums as the bits of one word (games/adaman/_core.c does the same)."""
     sums = 1
     for card in bits(pool):
         sums = (sums | sums << RANK[card]) & SUMS_MASK
@@ -127,7 +126,7 @@ class Adaman(AdamanRules):
             rank_sum(payment & ~(1 << card)) < RANK[target] for card in bits(payment))]
 
     def score_upper_bound(self, state: AdamanState) -> int:
-        """No line from `state` scores more than this (branch and bound, issue 3).
+        """No line from `state` scores more than this (branch and bound).
 
         Relaxation: cards still to be dealt are available at once.  A Capital card costs at
         least its own rank, paid with cards sharing a suit with it, so gaining it adds
@@ -172,13 +171,11 @@ class Adaman(AdamanRules):
         overpays; and at most 5 + |A| cards less the fewest that pay T, no more than 4
         (and none, no win, when that is negative).  The relaxation of score_upper_bound
         deals every undealt card into Resources at once, as if they held any number, and
-        that is most of its gap (issue 3: at positions of seed 8's last probe with 8
-        cards or fewer to deal, 5 to 15 below the bound, the rules changed to let
-        Resources hold 8 bring the optimum to within 1-3 of it, while lifting the Palace
-        limit changed nothing).  It decides the deals whose last personalities come at
-        the very end (0-199 beside d1f7587: 13 deals with 1.07-273 times fewer states,
-        each deal a median of 1.5 % slower; 787 from 8.2 s and 6.7 million states to 81
-        states, 506 from 12.5 s to 0.01 s).
+        that is most of its gap (letting Resources hold 8 cards brings the optimum to
+        within a few points of the bound; lifting the Palace limit changes nothing:
+        bench/results/adaman-analyses.csv).  It decides the deals whose last
+        personalities come at the very end at once, for a small cost on the others
+        (bench/results/changes-kept.csv has the measurements).
         Not with the Excuse, which moves a card between the rows for free."""
         deal = state.deal
         undealt = deal.undealt_mask[state.dealt]
@@ -214,16 +211,15 @@ class Adaman(AdamanRules):
         each personality left still overpays at least what it would overpay now (the
         child has fewer cards to pay with); a win keeps no more than that.  A loss
         scores below any win.  Most children the optimal search would make fall below
-        its floor on this count alone (issue 3: counting the Capital's draw and the
-        overpays here, Adaman 0-199 beside 92fd4e5, a median of 1.69 times fewer states,
-        each deal a median of 1.21 times faster).
+        its floor on this count alone, so counting the Capital's draw and the overpays
+        here saves making them (bench/results/changes-kept.csv has the measurements).
 
         A move still above `floor` is also put to the Hall test (`_hall_slacks`) on the
         child's relaxation: where it fails no win is left, so a loss bounds the move
         (`_bound_failing_hall`).  Of the children the rank count let through, most fell
         to their own bound at once, and most of those for this reason; in the level
         probes of a lost deal, most children fell to loss_can_reach, nearly all by the
-        Hall test alone (issue 3)."""
+        Hall test alone."""
         if state.status != PLAYING:
             return [self.max_score] * len(moves)
         relaxation = self._relaxation(state)
@@ -328,10 +324,9 @@ class Adaman(AdamanRules):
 
         Asked only where the fast bound (`ceiling`) is within `cover_gap` of the floor: there
         most positions the bound lets through fail this test, and the search is cut before
-        its moves are made (issue 3: Adaman 0-99 beside the bound alone, a median of 1.52
-        times fewer states, median 0.190 to 0.164 s); further up the tests grow and cut
-        less, and cost more than they save.  A floor below any win's score is never
-        refuted here."""
+        its moves are made; further up the tests grow and cut less, and cost more than
+        they save (bench/results/changes-kept.csv has the measurements).  A floor below
+        any win's score is never refuted here."""
         kept_needed = floor + 1 - self.personality_total
         if ceiling - floor > self.cover_gap or kept_needed < 0 or state.status != PLAYING:
             return True
@@ -522,9 +517,8 @@ class Adaman(AdamanRules):
         cannot be paid at all.
 
         Why: in a sample of the positions the optimal search expands, the rank count
-        was the bound that held, a median of 17 points above the true value, and along
-        the best lines 13 of those went on overpaying personalities (issue 3; 0-99 with
-        this: a median of 1.12 times fewer states, up to 2.08)."""
+        was the bound that held, well above the true value, and along the best lines
+        most of that gap went on overpaying personalities."""
         return self._unused_waste(remaining, owned, capital) + self._least_overpays(remaining, owned | capital)
 
     def _unused_waste(self, people: int, owned: int, capital: int) -> int:
@@ -581,7 +575,7 @@ class Adaman(AdamanRules):
                     return count
         return NO_PAYMENT
 
-    # ----- compiled engine (engine "compiled": games/_adaman_core.c) --------------------
+    # ----- compiled engine (engine "compiled": games/adaman/_core.c) --------------------
     compiled_entry_bytes = COMPILED_ENTRY_BYTES
 
     def compiled_solve(self, state: AdamanState, mode: str, limits: CompiledLimits) -> CompiledRun:

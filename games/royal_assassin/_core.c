@@ -1,7 +1,7 @@
-/* games/_royal_assassin_core.c: the Royal Assassin "pruned" search of solver/search.py, compiled.
+/* games/royal_assassin/_core.c: the Royal Assassin "pruned" search of solver/search.py, compiled.
  *
- * The same algorithm as the pure-Python engine (games/royal_assassin.py + solver/search.py
- * with engine="pruned"), which stays the readable reference the tests compare this file to:
+ * The same algorithm as the pure-Python engine (games/royal_assassin/rules.py and bounds.py
+ * + solver/search.py with engine="pruned"), which stays the readable reference the tests compare this file to:
  *
  *   - rules: search_moves in the order of legal_moves (D1: R(X), J(X), JR(X), T or
  *     REDEAL/E with E only when alone; D2: A(X) then P; D2J: JT(X) then P), apply with every
@@ -9,7 +9,7 @@
  *     discard test, SETTLE, a Royal turned, V5's Royal beneath), outcome and score;
  *   - hooks: score_upper_bound and can_still_win through _doomed (the attack supply left
  *     against each colour against the cheapest kill of each column);
- *   - search: games/_search_core.h, shared with the Adaman module and included below over
+ *   - search: solver/_search_core.h, shared with the Adaman module and included below over
  *     this file's State, Move, Slot and hooks: search_win (rounds of limited discrepancy
  *     search, LDS_ROUNDS of solver/search.py passed in, then the complete find_win) and,
  *     in optimal mode, search_win then probes upwards with value() and (value, exact)
@@ -32,14 +32,14 @@
  * highest bit.  A Royal on the table is 16 bits: its code (1..3, the Python side's order
  * of the suit's Royals) | A << 2 | D << 9; a column is up to three of them, bottom first.
  *
- * Transposition table (games/_search_core.h): keyed by an exact packing of the Python key
+ * Transposition table (solver/_search_core.h): keyed by an exact packing of the Python key
  * into 5 words (reserve mask, pos, status, redeal flag; per column its Royals and lock;
  * the turned card, the Jokers on columns, the Jokers available).  With two
  * Jokers the reserve mask is made canonical (a lone Joker in the reserve is written at
  * the lower of the two Jokers' stock indices when no reserve card lies between them), so
  * that two positions with equal Python keys (the same card sequence) pack alike.  The
  * table holds at most max_table entries, like the Python dicts under Budget.max_table.
- * Its slot array starts at 2^14 slots and doubles while under the cap; emptying it gives
+ * Its slot array starts at INITIAL_CAPACITY slots and doubles while under the cap; emptying it gives
  * the memory back down to that size.
  */
 
@@ -58,7 +58,7 @@ typedef uint64_t u64;
 #define MAX_MOVES 16
 #define NMOVE_NAMES 24
 /* Small to start: a new table's pages are faulted in, which at 2^14 slots was most of a
- * typical deal's time (0.54 -> 0.10 ms on seed 1). */
+ * typical deal's time (bench/results/changes-kept.csv). */
 #define INITIAL_CAPACITY (1u << 10)
 #define RESET_SHRINKS 1       /* an emptied table goes back to INITIAL_CAPACITY */
 
@@ -145,7 +145,7 @@ static inline void pop_royal(State *s, int column) {
     s->col[column] &= ~(0xFFFFULL << (16 * s->n[column]));
 }
 
-/* ----- the rules: forced procedures (the _Board of games/royal_assassin.py) ------------- */
+/* ----- the rules: forced procedures (the _Board of games/royal_assassin/rules.py) ------- */
 typedef struct {
     int plays, won;
 } Board;
@@ -866,7 +866,7 @@ static PyMethodDef core_methods[] = {
 
 static struct PyModuleDef core_module = {
     PyModuleDef_HEAD_INIT, "_core",
-    "The Royal Assassin 'pruned' search compiled (see games/royal_assassin.py, RoyalAssassin.compiled_solve).",
+    "The Royal Assassin 'pruned' search compiled (see games/royal_assassin/bounds.py, RoyalAssassin.compiled_solve).",
     -1, core_methods,
 };
 

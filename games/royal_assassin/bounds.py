@@ -91,9 +91,9 @@ class RoyalAssassin(RoyalAssassinRules):
         REDEAL, E), so that a win is met early and the solver's line walk agrees with it.
 
         V6 (a Joker sweeps once) turns first and places a Joker after: a Joker spent on the
-        first column that allows it is gone for the column that needed it.  Measured on
-        joker_dies seeds the default order left undecided at 10 s: the winnability
-        searches of 36 and 92 end after 0.2 and 1.9 million states, not 17.7 and 37.4."""
+        first column that allows it is gone for the column that needed it.  It decides
+        joker_dies deals the default order left undecided at 10 s with many times fewer
+        states (bench/results/changes-kept.csv has the measurement)."""
         if not self.joker_dies or state.turned != NO_CARD or MOVE_T not in moves:
             return moves
         placements = [m for m in moves if m[0] == "J"]
@@ -273,7 +273,7 @@ class RoyalAssassin(RoyalAssassinRules):
         return (state.available + state.jokers_on.bit_count() + state.stock[state.pos:].count(JOKER)
                 + state.reserve.count(JOKER) + (state.turned == JOKER))
 
-    # ----- compiled engine (engine "compiled": games/_royal_assassin_core.c) ------------
+    # ----- compiled engine (engine "compiled": games/royal_assassin/_core.c) ------------
     compiled_entry_bytes = COMPILED_ENTRY_BYTES
 
     def compiled_solve(self, state: RoyalAssassinState, mode: str, limits: CompiledLimits) -> CompiledRun:

@@ -97,7 +97,7 @@ COLUMN_MOVES = {"A": ATTACK, "R": RESERVE, "J": JOKER_SET_ASIDE, "JR": JOKER_RES
 #: Column moves by their text, e.g. "A(H)" -> ("A", 2).
 COLUMN_OF = {text: (kind, column) for kind, texts in COLUMN_MOVES.items() for column, text in enumerate(texts)}
 #: What one entry of the compiled engine's table costs: a 40-byte slot in a table kept between
-#: 35 % and 70 % full (games/_royal_assassin_core.c).
+#: 35 % and 70 % full (games/royal_assassin/_core.c).
 COMPILED_ENTRY_BYTES = 120
 #: The rule methods the compiled engine copies: a subclass overriding one of them gets no
 #: compiled engine (it would not search the subclass's rules).

@@ -1,5 +1,5 @@
-"""The compiled Adaman search (games/_adaman_core.c, engine "compiled") against the
-pure-Python engines it must copy (solver/search.py with games/adaman.py).
+"""The compiled Adaman search (games/adaman/_core.c, engine "compiled") against the
+pure-Python engines it must copy (solver/search.py with games/adaman/rules.py and bounds.py).
 
 The compiled engine runs the algorithm of engine "pruned" node for node, so on every
 position, in both modes and under every budget, it must give the same verdict, score,
@@ -91,7 +91,7 @@ def test_compiled_equals_pruned_on_a_whole_lost_deal():
 @pytest.mark.parametrize("game,seeds,min_decided", [(BASIC, range(12), 10), (PAWNS, range(100, 106), 4)],
                          ids=["basic", "pawns_courts=all"])
 def test_compiled_plain_equals_plain_on_positions_of_every_depth(game, seeds, min_decided):
-    """Engine "compiled-plain" is the baseline of issue 3's side-by-side runs: it must be
+    """Engine "compiled-plain" is the baseline of the side-by-side runs: it must be
     the plain engine, every legal move in rule order and no bound, state for state; where
     the budget runs out, both stop at the same node with the same line."""
     decided = {mode: 0 for mode in MODES}
@@ -162,7 +162,7 @@ def test_exhausted_budget_is_undecided_never_lost(seed, mode, budget):
 
 def test_budget_messages_match_the_python_engine():
     # seed 3: its optimum takes about 0.2 s, so the time limit of 0.05 s comes first (seed
-    # 0's now takes less)
+    # 0's takes less)
     assert check_budget_messages(BASIC, 3).stats.unique == 1000
 
 

@@ -1,5 +1,6 @@
-"""The compiled Royal Assassin search (games/_royal_assassin_core.c, engine "compiled")
-against the pure-Python engines it must copy (solver/search.py with games/royal_assassin.py).
+"""The compiled Royal Assassin search (games/royal_assassin/_core.c, engine "compiled")
+against the pure-Python engines it must copy (solver/search.py with games/royal_assassin/rules.py
+and bounds.py).
 
 The compiled engine runs the algorithm of engine "pruned" node for node, so on every
 position, in both modes and under every budget, it must give the same verdict, score,

@@ -1,4 +1,4 @@
-"""The benchmark's figures (issue 3): each deal's states beside the baseline engine's, run
+"""The benchmark's figures: each deal's states beside the baseline engine's, run
 side by side on the same deal, and the ratio marked as a lower bound where the baseline
 hit its cap before deciding."""
 
