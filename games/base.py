@@ -136,6 +136,11 @@ class Termination(str, Enum):
     PALACE_OVERFLOW = "palace overflow: a sixth personality entered the Palace"  # Adaman R9
     ALL_ROYALS_KILLED = "every Royal on the table was killed"             # Royal Assassin R24
     PLAYER_ENDED = "the player ended the game with Royals on the table"  # Royal Assassin R26
+    HAND_EMPTIED = "a hand was empty at the end of a round"               # Devil's Throne R18
+    KINGDOM_DISCOVERED = "no face-down card is left"                      # King's Reign R38
+    DECK_EXHAUSTED = "a battle began with fewer than 3 number cards"      # King's Reign R23
+    KING_TAKEN = "an enemy took the king"                                 # King's Reign R26
+    STARVED = "every farm is gone"                                        # King's Reign R28
 
     def __str__(self) -> str:
         return self.value
