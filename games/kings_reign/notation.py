@@ -186,7 +186,7 @@ def render(state: KingsReignState, reveal: bool = False) -> str:
     ys = [coordinates(p)[1] for p in grid]
     people = {p >> 4: p for p in state.people}
     width = 10
-    lines = [_header(state)]
+    lines = [_header(state, reveal)]
     lines.append("      " + "".join(f"{x:^{width}}" for x in range(min(xs), max(xs) + 1)))
     for y in range(max(ys), min(ys) - 1, -1):
         row = [f"{y:>4}  "]
@@ -208,8 +208,8 @@ def render(state: KingsReignState, reveal: bool = False) -> str:
     return "\n".join(lines)
 
 
-def _header(state: KingsReignState) -> str:
-    top = f", top {card_name(state.deck[0])}" if state.deck else ""
+def _header(state: KingsReignState, reveal: bool) -> str:
+    top = f", top {card_name(state.deck[0])}" if state.deck and reveal else ""  # the deck is face down
     trainees = " ".join(_trainee_text(t) for t in state.trainees) or "-"
     return (f"{PHASE_NAMES[state.phase]}; deck {len(state.deck)}{top}; people deck Q{state.queens} J{state.jacks}; "
             f"enemy pool {state.pool}; farm deck {state.farm_deck}; fort deck {state.fort_deck}; "
