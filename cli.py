@@ -1,24 +1,24 @@
 """The `usurper` command: thin click wrappers that parse, call the library, and print.
 
-Every user error (bad deal text, unknown card or variant, illegal move, bad option) ends
+Every user error (bad deal text, unknown card or variant, bad --moves, bad option) ends
 with one line `usurper: error: ...` and exit code 2; no traceback reaches the user.
+
+Start-up is part of every answer (a winnability search takes milliseconds), so the heavy
+modules (tqdm, the catalogue, benchmarks, importlib.metadata) are imported inside the
+commands that use them.
 """
 
 from __future__ import annotations
 
 import json
-import random
-import shlex
+import math
 import sys
 from pathlib import Path
 
 import click
-from tqdm import tqdm
 
 from games import GAMES, make_game
 from games.base import WON, Game, UsurperError
-from solver import benchmark
-from solver import catalogue as catalogues
 from solver.hints import clairvoyant_hint
 from solver.search import ENGINES, Budget, SolveResult, solve
 from solver.verify import check_claim, replay_text
@@ -32,16 +32,61 @@ def main() -> None:
         usurper.main(standalone_mode=False)
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
+    except click.exceptions.NoArgsIsHelpError as exc:  # `usurper`, `usurper catalogue`: the help, not an error
+        click.echo(exc.ctx.get_help())
+        sys.exit(0)
     except (click.ClickException, UsurperError) as exc:
         message = exc.format_message() if isinstance(exc, click.ClickException) else str(exc)
-        click.echo(f"usurper: error: {message}", err=True)
+        click.echo(f"usurper: error: {' '.join(message.split())}", err=True)
+        sys.exit(EXIT_USER_ERROR)
+    except MemoryError:
+        click.echo("usurper: error: out of memory (a smaller --max-memory, or fewer --workers)", err=True)
         sys.exit(EXIT_USER_ERROR)
     except (click.Abort, KeyboardInterrupt):
         click.echo("usurper: interrupted", err=True)
         sys.exit(130)
 
 
+def count(number: int, word: str, plural: str | None = None) -> str:
+    """'1 move', '2 moves', '1,000 seeds'."""
+    return f"{number:,} {word if number == 1 else plural or word + 's'}"
+
+
+class Seconds(click.FloatRange):
+    """Seconds: a finite number above zero.  NaN compares false with every bound, so
+    FloatRange alone lets it through (and a NaN limit means no limit); inf is refused too."""
+
+    name = "seconds"
+
+    def __init__(self) -> None:
+        super().__init__(min=0, min_open=True)
+
+    def convert(self, value, param, ctx):
+        number = super().convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a finite number of seconds.", param, ctx)
+        return number
+
+
+SECONDS = Seconds()
+
+
+def _print_version(ctx: click.Context, _param, value: bool) -> None:
+    if not value or ctx.resilient_parsing:
+        return
+    from importlib import metadata  # lazily: ~30 ms that no other command needs
+
+    try:
+        version = metadata.version("usurper")
+    except metadata.PackageNotFoundError:
+        version = "unknown (not installed)"
+    click.echo(f"usurper {version}")
+    ctx.exit(0)
+
+
 @click.group()
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_print_version,
+              help="Print the version and exit.")
 def usurper() -> None:
     """Usurper: exhaustive solver for throne-themed solitaire card games."""
 
@@ -56,16 +101,23 @@ def deal_options(func):
     return func
 
 
+#: Caps of the integer budgets: far beyond any machine, inside the compiled engines' 64 bits.
+MEGABYTES = click.IntRange(min=1, max=2**30)
+COUNT = click.IntRange(min=1, max=2**62)
+SEEDS_HELP = "Seeds: A-B (inclusive) or a comma list of them, e.g. 3,10-12; at most 10,000,000 per run."
+
+
 def search_options(func):
     func = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")(func)
     func = click.option("--engine", type=click.Choice(ENGINES), default="auto", show_default=True,
                         help="auto: compiled where the game has it, else pruned; plain: the baseline "
                              "(compiled-plain: the same in C, Adaman only).")(func)
-    func = click.option("--max-memory", type=click.IntRange(min=1), default=4096, show_default=True,
-                        help="Megabytes the transposition table may use (UNDECIDED when it is full).")(func)
-    func = click.option("--max-table", type=click.IntRange(min=1), help="Transposition table entries at most.")(func)
-    func = click.option("--max-states", type=click.IntRange(min=1), help="Stop after this many states.")(func)
-    func = click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=60.0,
+    func = click.option("--max-memory", type=MEGABYTES, default=4096, show_default=True,
+                        help="Megabytes the search's tables may add to the process's peak memory "
+                             "(UNDECIDED when they are full).")(func)
+    func = click.option("--max-table", type=COUNT, help="Transposition table entries at most.")(func)
+    func = click.option("--max-states", type=COUNT, help="Stop after this many states.")(func)
+    func = click.option("--time-limit", type=SECONDS, default=60.0,
                         show_default=True, help="Seconds before the search gives up (UNDECIDED).")(func)
     return func
 
@@ -116,8 +168,11 @@ def hint(game, seed, deal_text, variants, time_limit, max_states, max_table, max
     click.echo(f"Hint: {report['move']}")
     if advice.proven:
         click.echo(f"It keeps the optimal score {advice.secures} reachable ({advice.verdict.lower()} with best play).")
-    else:
+    elif advice.best_found is not None:
         click.echo(f"Not proven ({advice.exhausted} ran out): best line found scores {advice.best_found}.")
+    else:
+        click.echo(f"Not proven ({advice.exhausted} ran out before any line reached the end): "
+                   "the hint is the first move in the search order.")
 
 
 @usurper.command()
@@ -138,35 +193,39 @@ def verify(game, seed, deal_text, variants, moves, as_json):
     if as_json:
         click.echo(json.dumps(report, indent=2))
     elif not played.ok:
-        click.echo(f"Illegal: {played.error} (after {played.played} legal moves)")
+        click.echo(f"Illegal: {played.error} (after {count(played.played, 'legal move')})")
     elif outcome is None:
-        click.echo(f"Legal, {played.played} moves; the game goes on. {report['position']}")
+        click.echo(f"Legal, {count(played.played, 'move')}; the game goes on. {report['position']}")
     else:
-        click.echo(f"Legal, {played.played} moves: {outcome.text()}, score {outcome.score}")
-    if not played.ok:
+        click.echo(f"Legal, {count(played.played, 'move')}: {outcome.text()}, score {outcome.score}")
+    if not played.ok:  # a finding about the line, not a usage error: exit 1 (README, verify)
         sys.exit(1)
 
 
 @usurper.command()
 @click.argument("game", type=click.Choice(sorted(GAMES), case_sensitive=False))
-@click.option("--seeds", default="0-99", show_default=True, help="Inclusive seed range A-B.")
+@click.option("--seeds", default="0-99", show_default=True, help=SEEDS_HELP)
 @click.option("--mode", type=click.Choice(["optimal", "winnable"]), default="optimal", show_default=True)
 @click.option("--engine", type=click.Choice(ENGINES), default="auto", show_default=True)
-@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=60.0, show_default=True,
-              help="Seconds per deal.")
+@click.option("--time-limit", type=SECONDS, default=60.0, show_default=True, help="Seconds per deal.")
 @click.option("--baseline", type=click.Choice(ENGINES), help="Also run this engine on each deal, side by side.")
-@click.option("--baseline-limit", type=click.FloatRange(min=0, min_open=True), default=10.0, show_default=True)
+@click.option("--baseline-limit", type=SECONDS, default=10.0, show_default=True)
 @click.option("--variant", "variants", multiple=True, help="Variant switch, repeatable or comma separated.")
 @click.option("--quick", is_flag=True,
               help="Seeds 0-19, winnable, pruned at 2 s and plain at 1 s side by side: under a minute.")
 @click.option("--verbose", is_flag=True, help="One line per deal.")
 def bench(game, seeds, mode, engine, time_limit, baseline, baseline_limit, variants, quick, verbose):
     """Solve a seed range and print decided %, time percentiles, states, win rate (Wilson 95 %)."""
+    from tqdm import tqdm
+
+    from solver import benchmark
+    from solver.seeds import parse_seed_ranges
+
     rules = make_game(game, variants)
     if quick:
         seeds, mode, engine, time_limit, baseline, baseline_limit = (
             benchmark.QUICK[name] for name in ("seeds", "mode", "engine", "time_limit", "baseline", "baseline_limit"))
-    seed_range = benchmark.parse_seed_range(seeds)
+    seed_range = parse_seed_ranges(seeds)
     with tqdm(total=len(seed_range), unit="deal", disable=None, leave=False) as bar:
         def each(row):
             bar.update(1)
@@ -198,18 +257,18 @@ def catalogue():
 
 @catalogue.command("run")
 @click.argument("game", type=click.Choice(sorted(GAMES), case_sensitive=False))
-@click.option("--seeds", required=True, help="Inclusive seed range A-B.")
+@click.option("--seeds", required=True, help=SEEDS_HELP)
 @click.option("--out", required=True, type=click.Path(dir_okay=False, path_type=Path),
               help="The catalogue file (JSON Lines); an existing one is resumed.")
 @click.option("--variant", "variants", multiple=True, help="Variant switch, repeatable or comma separated.")
 @click.option("--mode", type=click.Choice(["optimal", "winnable"]), default="optimal", show_default=True)
 @click.option("--engine", type=click.Choice(ENGINES), default="auto", show_default=True)
-@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=60.0, show_default=True,
+@click.option("--time-limit", type=SECONDS, default=60.0, show_default=True,
               help="Seconds per seed before the search gives up (UNDECIDED).")
-@click.option("--max-states", type=click.IntRange(min=1), help="States per seed at most (deterministic budget).")
-@click.option("--max-memory", type=click.IntRange(min=1), default=4096, show_default=True,
-              help="Megabytes of transposition table per worker.")
-@click.option("--verdict-limit", type=click.FloatRange(min=0, min_open=True),
+@click.option("--max-states", type=COUNT, help="States per seed at most (deterministic budget).")
+@click.option("--max-memory", type=MEGABYTES, default=4096, show_default=True,
+              help="Megabytes of tables per worker: the most a search adds to a worker's peak memory.")
+@click.option("--verdict-limit", type=SECONDS,
               help="Mode optimal: seconds for a winnability search where the optimal one ran out "
                    "before deciding won or lost.")
 @click.option("--workers", type=click.IntRange(min=1), help="Local processes [default: every core; 1: no pool].")
@@ -218,9 +277,16 @@ def catalogue():
 def catalogue_run(game, seeds, out, variants, mode, engine, time_limit, max_states, max_memory, verdict_limit,
                   workers, scheduler):
     """Solve every seed of --seeds, one row per seed in --out; re-running resumes."""
+    import shlex
+
+    from tqdm import tqdm
+
+    from solver import catalogue as catalogues
+    from solver.seeds import parse_seed_ranges
+
+    seed_range = parse_seed_ranges(seeds)
     job = catalogues.make_job(make_game, game, variants, mode, engine, time_limit, max_states, max_memory,
                               verdict_limit)
-    seed_range = benchmark.parse_seed_range(seeds)
     progress: dict = {}
 
     def start(todo, rows):
@@ -244,8 +310,8 @@ def catalogue_run(game, seeds, out, variants, mode, engine, time_limit, max_stat
         if "bar" in progress:
             progress["bar"].close()
     outcomes = ", ".join(f"{report.outcomes[name]} {name}" for name in catalogues.OUTCOMES)
-    click.echo(f"{out}: {len(seed_range):,} seeds of {job.title}: {report.added} solved now, "
-               f"{report.already} already there; {outcomes}")
+    click.echo(f"{out}: {count(len(seed_range), 'seed')} of {job.title}: {report.added:,} solved now, "
+               f"{report.already:,} already there; {outcomes}")
     click.echo(f"Figures: usurper catalogue stats {shlex.quote(str(out))}")
 
 
@@ -258,7 +324,13 @@ def catalogue_run(game, seeds, out, variants, mode, engine, time_limit, max_stat
               help="Only print the seeds not decided (UNDECIDED or ERROR), as a --seeds list.")
 def catalogue_stats(file, plot, as_json, undecided):
     """Outcomes, win rate (Wilson 95 %), score distribution and solve times of a catalogue."""
+    from solver import catalogue as catalogues
+
     book = catalogues.read(file)
+    try:  # the catalogue knows no games: whether the header names a real one is asked here
+        make_game(book.header["game"], book.header["variants"])
+    except UsurperError as exc:
+        raise UsurperError(f"{file}: {exc}") from None
     if undecided:
         click.echo(catalogues.seed_list(catalogues.undecided_seeds(book)))
         return
@@ -285,16 +357,22 @@ def catalogue_stats(file, plot, as_json, undecided):
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 def pick(game, winnable, min_score, catalogue_file, variants, random_seed, as_json):
     """A seed to play, from a catalogue: won deals only, or deals reaching a score."""
+    import random
+    import shlex
+
+    from solver import catalogue as catalogues
+
     job = catalogues.make_job(make_game, game, variants)
+    flags = "".join(f" --variant {shlex.quote(word)}" for word in job.variants)
     path = catalogue_file or catalogues.shipped_catalogue(job)
     if catalogue_file is None and not path.exists():
         raise UsurperError(f"no shipped catalogue for {job.title} ({path}); make one with "
-                           f"`usurper catalogue {job.game} --seeds 0-999 --out FILE` and pass --catalogue FILE")
+                           f"`usurper catalogue {job.game} --seeds 0-999{flags} --out FILE` "
+                           "and pass --catalogue FILE")
     book = catalogues.read(path)
     catalogues.check_matches(book, job)
     row, matches = catalogues.pick_row(book, winnable, min_score, random.Random(random_seed))
     seed = row["seed"]
-    flags = "".join(f" --variant {shlex.quote(word)}" for word in job.variants)
     if as_json:
         click.echo(json.dumps({"game": job.game, "variants": list(job.variants), "catalogue": str(path),
                                "matches": matches, "seeds": len(book.rows), **row}, indent=2))
@@ -302,8 +380,10 @@ def pick(game, winnable, min_score, catalogue_file, variants, random_seed, as_js
     score = (f"optimal score {row['score']}" if row["score"] is not None
              else f"best line found scores {row['best']} (optimum not proven)" if row["best"] is not None
              else "no score known")
-    click.echo(f"Seed {seed} of {job.title} ({matches:,} of the {len(book.rows):,} seeds in {path} match)")
-    click.echo(f"{row['outcome']}, {score}; solved in {row['seconds']:g} s, {row['states'] or 0:,} states")
+    matched = f"{matches:,} of {count(len(book.rows), 'seed')} in {path} match{'es' if matches == 1 else ''}"
+    click.echo(f"Seed {seed} of {job.title} ({matched})")
+    solved = f"solved in {row['seconds']:g} s" if row.get("seconds") is not None else "solve time not recorded"
+    click.echo(f"{row['outcome']}, {score}; {solved}, {count(row['states'] or 0, 'state')}")
     if row.get("first_move"):
         click.echo(f"First move of the solver's line (spoiler): {row['first_move']}")
     click.echo(f"Deal it:  usurper deal {job.game} --seed {seed}{flags}")
@@ -357,7 +437,7 @@ def format_report(report: dict) -> str:
     if report["line_verified"]:
         label = ("Optimal line" if report["optimal_score"] is not None
                  else "Winning line" if verdict == "WON" else "Best line found")
-        lines.append(f"{label}, {len(report['line'])} moves, verified by replay; ends {report['line_end']}, "
+        lines.append(f"{label}, {count(len(report['line']), 'move')}, verified by replay; ends {report['line_end']}, "
                      f"score {report['line_score']}:")
         lines += [f"  {number:2d}. {text}" for number, text in enumerate(report["line"], 1)]
     stats = report["stats"]

@@ -88,7 +88,7 @@
 #include <string.h>
 #include <time.h>
 
-#define BUDGET_CHECK_EVERY 4096
+#define BUDGET_CHECK_EVERY 256  /* a state costs up to ~10 us: a limit is kept to ~3 ms */
 #ifndef PREFETCH_AHEAD
 #define PREFETCH_AHEAD 3
 #endif

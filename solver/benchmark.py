@@ -11,28 +11,17 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable
 
-from games.base import Game, UsurperError
+from games.base import Game
 from solver.search import UNDECIDED, WON, Budget, solve
+from solver.seeds import SeedRanges, parse_seed_ranges
 from solver.stats import median, percentile, wilson_interval
 from solver.verify import check_claim
 
 
 def parse_seed_range(text: str) -> list[int]:
-    """'0-999' is seeds 0 to 999 inclusive; '7' is seed 7 alone; '3,10-12' is 3, 10, 11, 12
-    (a list such as `usurper catalogue stats FILE --undecided` prints).  Sorted, once each."""
-    seeds: set[int] = set()
-    for part in text.split(","):
-        first, _, last = part.strip().partition("-")
-        try:
-            low, high = int(first), int(last or first)
-        except ValueError:
-            raise UsurperError(f"bad seed range {text!r}: expected A-B or a comma list of them, "
-                               "with whole numbers 0 <= A <= B") from None
-        if low < 0 or high < low:
-            raise UsurperError(f"bad seed range {text!r}: expected A-B or a comma list of them, "
-                               "with whole numbers 0 <= A <= B")
-        seeds.update(range(low, high + 1))
-    return sorted(seeds)
+    """The seeds of `text` as a sorted list, once each (solver.seeds.parse_seed_ranges reads
+    it, with its maximum); the bench scripts' small ranges.  The CLI keeps the ranges lazy."""
+    return list(parse_seed_ranges(text))
 
 
 def timed_solve(game: Game, state, mode: str, engine: str, time_limit: float) -> dict:
@@ -88,8 +77,9 @@ def summary(rows: list[dict], mode: str, engine: str, baseline: str | None = Non
     low, _ = wilson_interval(won, count)
     _, high = wilson_interval(won + unknown, count)
     used = "/".join(sorted({row["engine"] for row in rows}))
+    seeds = SeedRanges.of(row["seed"] for row in rows).text()  # '3,10-12' as run, not '3-12'
     lines = [
-        f"{mode}, engine {engine} ({used}): {count} deals, seeds {rows[0]['seed']}-{rows[-1]['seed']}",
+        f"{mode}, engine {engine} ({used}): {count} deal{'' if count == 1 else 's'}, seeds {seeds}",
         f"decided       {decided}/{count} = {100 * decided / count:.1f} %",
         (f"seconds       median {median(seconds):.4f}  p90 {percentile(seconds, 0.9):.4f}  "
         f"p99 {percentile(seconds, 0.99):.4f}  max {max(seconds):.4f}"),
@@ -107,9 +97,10 @@ def summary(rows: list[dict], mode: str, engine: str, baseline: str | None = Non
         lines += [
             (f"baseline      {baseline}: decided {base_decided}/{count}, seconds median "
             f"{median(base_seconds):.4f}  max {max(base_seconds):.4f}"),
-            (f"state ratio   {baseline}/{engine} on the {len(compared)} deals {engine} decided: median "
-            f"{median(ratios):,.1f}x  min {min(ratios):,.2f}x  max {max(ratios):,.1f}x ({capped} baseline runs "
-            f"hit their cap: for those the ratio is a lower bound)"),
+            (f"state ratio   {baseline}/{engine} on the {len(compared)} deal{'' if len(compared) == 1 else 's'} "
+            f"{engine} decided: median {median(ratios):,.1f}x  min {min(ratios):,.2f}x  max {max(ratios):,.1f}x "
+            f"({capped} baseline run{' hit its' if capped == 1 else 's hit their'} cap: for those the ratio is a "
+            "lower bound)"),
         ]
     return lines
 
@@ -120,7 +111,7 @@ QUICK = {"seeds": "0-19", "mode": "winnable", "engine": "pruned", "time_limit": 
          "baseline_limit": 1.0}
 
 
-def report(game: Game, seeds: list[int], mode: str, engine: str, time_limit: float, baseline: str | None = None,
+def report(game: Game, seeds: Iterable[int], mode: str, engine: str, time_limit: float, baseline: str | None = None,
            baseline_limit: float = 10.0, each: Callable[[dict], None] = lambda row: None) -> list[str]:
     """Solve `seeds` and return the printed figures: a title line, then `summary`."""
     rows = run(game, seeds, mode, engine, time_limit, baseline, baseline_limit, each)

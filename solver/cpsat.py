@@ -24,14 +24,14 @@ INFEASIBLE = None
 SECONDS_PER_BOUND = 0.5
 
 
-def refined_upper_bound(game: Game, state: Any) -> int:
+def refined_upper_bound(game: Game, state: Any, seconds: float = SECONDS_PER_BOUND) -> int:
     """The game's fast bound, tightened by the exact static covering problem it states
-    (`cover_problem`) where it states one."""
+    (`cover_problem`) where it states one, solved for at most `seconds`."""
     fast = game.score_upper_bound(state)
     problem = game.cover_problem(state)
     if problem is None:
         return fast
-    return min(fast, game.bound_given_keep(state, best_keep(problem, SECONDS_PER_BOUND)))
+    return min(fast, game.bound_given_keep(state, best_keep(problem, seconds)))
 
 
 def best_keep(problem: CoverProblem, time_limit: float = 10.0) -> int | None:

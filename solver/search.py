@@ -45,7 +45,7 @@ from games.base import (
     UnsupportedGame,
     Verdict,
 )
-from solver.cpsat import refined_upper_bound
+from solver.cpsat import SECONDS_PER_BOUND, refined_upper_bound
 
 __all__ = ["LOST", "UNDECIDED", "WON", "Budget", "SearchSettings", "SolveResult", "Stats", "Verdict", "solve",
            "check_single_player"]
@@ -54,7 +54,6 @@ ENGINES = ("auto", "plain", "pruned", "cpsat", "compiled", "compiled-plain")
 #: With engine "cpsat", nodes this shallow whose fast bound does not cut them also ask the
 #: game's refined (slower, CP-SAT) bound.
 REFINED_BOUND_DEPTH = 1
-BUDGET_CHECK_EVERY = 4096
 
 
 @dataclass(frozen=True)
@@ -96,16 +95,49 @@ class Budget:
         say which limit it met."""
         caps = []
         if self.max_table is not None:
-            caps.append((self.max_table, f"transposition table cap of {self.max_table} entries"))
+            entries = "entry" if self.max_table == 1 else "entries"
+            caps.append((self.max_table, f"transposition table cap of {self.max_table} {entries}"))
         if self.max_memory_mb is not None:
             entries = self.max_memory_mb * 2**20 // entry_bytes
-            caps.append((entries, f"memory cap of {self.max_memory_mb} MB ({entries} table entries)"))
+            caps.append((entries, f"memory cap of {self.max_memory_mb} MB ({entries} table "
+                                  f"{'entry' if entries == 1 else 'entries'})"))
         return min(caps) if caps else (None, "")
 
 
-#: What a table entry costs the Python engines (measured about 150 bytes with Adaman's
-#: keys; the margin covers games with larger keys).
+#: What a table entry costs the Python engines, Adaman's int keys (measured: 145 bytes of
+#: peak RSS per entry, the dict's resizes included).  Royal Assassin's tuple keys cost about
+#: 450: the entries cap alone does not bound memory, so the Python engines also watch the
+#: process's peak resident memory (`_MemoryGuard`).
 PYTHON_ENTRY_BYTES = 200
+#: The guard reads the peak RSS once per this many new table entries.
+MEMORY_CHECK_EVERY = 4096
+#: What a dict's resize adds for a moment, per entry (its old and new arrays both live).
+DICT_RESIZE_BYTES = 48
+
+
+class _MemoryGuard:
+    """The process's peak resident memory may grow by at most `megabytes` during a search
+    (so that --workers N x --max-memory fits the machine).  Where the platform cannot say
+    (no `resource` module), only the entries cap applies."""
+
+    def __init__(self, megabytes: int | None):
+        self.limit = None if megabytes is None else megabytes * 2**20
+        self.start = self._peak() if self.limit is not None else None
+
+    @staticmethod
+    def _peak() -> int | None:
+        try:
+            import resource
+        except ImportError:
+            return None
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        return peak if sys.platform == "darwin" else peak * 1024  # bytes on macOS, KiB elsewhere
+
+    def exceeded(self, entries: int) -> bool:
+        """Whether the growth so far, plus the next resize of a table of `entries`, passes the cap."""
+        if self.start is None:
+            return False
+        return self._peak() - self.start + entries * DICT_RESIZE_BYTES > self.limit
 
 
 @dataclass
@@ -203,12 +235,16 @@ def _compiled(game: Game, state: Any, mode: str, budget: Budget, settings: Searc
         return None
     stats = Stats(run.states, run.table_hits, run.unique, run.max_depth, time.perf_counter() - started)
     exhausted = {
-        "": "", "states": f"state budget of {budget.max_states} states",
+        "": "", "states": _state_budget(budget.max_states),
         "time": f"time limit of {budget.time_limit:g} s" if budget.time_limit is not None else "",
         "table": cap_reason, "memory": "memory for the transposition table",
     }[run.exhausted]
     return SolveResult(Verdict(run.verdict), run.score, run.line, run.line_score, mode,
                        "compiled-plain" if plain else "compiled", stats, exhausted)
+
+
+def _state_budget(states: int | None) -> str:
+    return f"state budget of {states} state{'' if states == 1 else 's'}" if states is not None else ""
 
 
 class _Search:
@@ -219,9 +255,15 @@ class _Search:
         self.budget = budget
         self.table: dict = {}
         self.table_cap, self.table_cap_reason = budget.table_cap(PYTHON_ENTRY_BYTES)
+        self.memory = _MemoryGuard(budget.max_memory_mb)
+        if engine == "cpsat":  # loaded before the clock starts: importing OR-Tools is no search
+            import ortools.sat.python.cp_model  # noqa: F401
         self.stats = Stats()
         self.started = time.perf_counter()
-        self.next_check = BUDGET_CHECK_EVERY
+        # The clock is read at every state: a state of the pruned engines can cost
+        # milliseconds (its bounds), so counting states between reads overran a limit
+        # many times over; one read costs well under 1 % of the cheapest state.
+        self.deadline = None if budget.time_limit is None else self.started + budget.time_limit
         self.path: list = []
         self.best_score: int | None = None
         self.best_line: list = []
@@ -371,7 +413,7 @@ class _Search:
             return outcome.score
         ceiling = game.score_upper_bound(state) if self.bounded else game.max_score
         if self.refined and ceiling > floor and depth <= REFINED_BOUND_DEPTH:
-            ceiling = min(ceiling, refined_upper_bound(game, state))
+            ceiling = min(ceiling, refined_upper_bound(game, state, self._cpsat_seconds()))
         if ceiling <= floor:
             self._store(key, ceiling, False)
             return ceiling
@@ -409,6 +451,14 @@ class _Search:
             floor = self.best_score
         self._store(key, best, best > floor or not self.bounded)
         return best
+
+    def _cpsat_seconds(self) -> float:
+        """CP-SAT's seconds for one refined bound, cut to what the time limit leaves (the
+        full time where it fits: the bounds are cached by it)."""
+        if self.deadline is None:
+            return SECONDS_PER_BOUND
+        left = self.deadline - time.perf_counter()
+        return SECONDS_PER_BOUND if left >= SECONDS_PER_BOUND else max(left, 0.001)
 
     def _bar(self, floor: int, best: int) -> int:
         """What a child must beat to matter: the floor, the best sibling, the incumbent."""
@@ -512,18 +562,19 @@ class _Search:
         if depth > stats.max_depth:
             stats.max_depth = depth
         if budget.max_states is not None and stats.states > budget.max_states:
-            raise BudgetExceeded(f"state budget of {budget.max_states} states")
-        if stats.states >= self.next_check:
-            self.next_check += BUDGET_CHECK_EVERY
-            if budget.time_limit is not None and time.perf_counter() - self.started > budget.time_limit:
-                raise BudgetExceeded(f"time limit of {budget.time_limit:g} s")
+            raise BudgetExceeded(_state_budget(budget.max_states))
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            raise BudgetExceeded(f"time limit of {budget.time_limit:g} s")
 
     def _store(self, key, value, exact: bool) -> None:
         self._remember(self.table, key, (value, exact))
 
     def _remember(self, table: dict, key, entry) -> None:
-        if self.table_cap is not None and len(table) >= self.table_cap and key not in table:
+        size = len(table)
+        if self.table_cap is not None and size >= self.table_cap and key not in table:
             raise BudgetExceeded(self.table_cap_reason)
+        if size % MEMORY_CHECK_EVERY == 0 and size and key not in table and self.memory.exceeded(size):
+            raise BudgetExceeded(f"memory cap of {self.budget.max_memory_mb} MB")
         table[key] = entry
 
     def _note_terminal_line(self, score: int, line: list) -> None:

@@ -16,10 +16,11 @@ Choices made where the spec is silent (a player at the table would expect the sa
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from typing import NamedTuple
 
-from games.base import LOST, WON, Game, MoveError, Outcome, Termination, VariantError
+from games.base import LOST, WON, DealError, Game, MoveError, Outcome, Termination, VariantError
 from games.decks import BASIC_DECK, DECKTET, EXCUSE, PAWNS_AND_COURTS, decktet_lookup, parse_card_list, shuffled
 
 PLAYING, FINISHED_WON, FINISHED_UTTER = 0, 1, 2
@@ -105,8 +106,12 @@ class AdamanRules(Game):
     def from_variants(cls, variants: list[str]) -> AdamanRules:
         """Build the game from `--variant` words: `excuse`, `pawns_courts=all|none|personalities:A+B`."""
         excuse, pawns_courts = False, "none"
+        given: set[str] = set()
         for word in variants:
             name, _, value = word.strip().lower().partition("=")
+            if name.strip() in given:  # `excuse,excuse` or two pawns_courts: which was meant?
+                raise VariantError(f"adaman variant {name.strip()!r} given more than once")
+            given.add(name.strip())
             if name == "excuse" and not value:
                 excuse = True
             elif name == "pawns_courts" and value in ("all", "none"):
@@ -143,7 +148,13 @@ class AdamanRules(Game):
         return shuffled(self.cards, seed)
 
     def parse_deal(self, text: str) -> tuple:
-        return parse_card_list(text, LOOKUP, self.cards)
+        """Cards separated by commas, semicolons or new lines; never by spaces alone, which
+        card names hold ('Ace of Moons', 'Chance Meeting')."""
+        listed = re.sub(r"[;\r\n]", ",", text)
+        if "," not in listed and len(listed.split()) > 1 and listed.strip().lower() not in LOOKUP:
+            raise DealError("separate cards with commas (or semicolons or new lines): card names such as "
+                            "'Ace of Moons' hold spaces")
+        return parse_card_list(listed, LOOKUP, self.cards)
 
     def format_deal(self, deal: tuple) -> str:
         return ", ".join(card.name for card in deal)

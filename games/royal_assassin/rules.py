@@ -96,9 +96,12 @@ JOKER_TURNED = tuple(f"JT({s})" for s in SUITS)
 COLUMN_MOVES = {"A": ATTACK, "R": RESERVE, "J": JOKER_SET_ASIDE, "JR": JOKER_RESERVE, "JT": JOKER_TURNED}
 #: Column moves by their text, e.g. "A(H)" -> ("A", 2).
 COLUMN_OF = {text: (kind, column) for kind, texts in COLUMN_MOVES.items() for column, text in enumerate(texts)}
-#: What one entry of the compiled engine's table costs: a 40-byte slot in a table kept between
-#: 35 % and 70 % full (games/royal_assassin/_core.c).
-COMPILED_ENTRY_BYTES = 120
+#: What one entry of the compiled engine's tables costs at worst: a 40-byte slot, in two
+#: tables (the transposition table and the quick-win rounds' `tried`) each at most 70 % and
+#: after doubling 35 % full, one of them mid-doubling with its old slots still held:
+#: 2.5 / 0.35 = 7.1 slots per entry (games/royal_assassin/_core.c), so --max-memory bounds
+#: the peak memory.
+COMPILED_ENTRY_BYTES = 8 * 40
 #: The rule methods the compiled engine copies: a subclass overriding one of them gets no
 #: compiled engine (it would not search the subclass's rules).
 _COMPILED_COPIES = ("initial_state", "legal_moves", "apply", "outcome", "key", "search_moves", "order_moves",
@@ -179,6 +182,8 @@ class RoyalAssassinRules(Game):
         for word in variants:
             name, equals, value = word.strip().lower().partition("=")
             name, value = name.strip(), value.strip()
+            if name in options:  # `fixed_royals=4,fixed_royals=5`: which was meant?
+                raise VariantError(f"royal-assassin variant {name!r} given more than once")
             if name in flags and not equals:
                 options[name] = True
             elif name == "fixed_royals":

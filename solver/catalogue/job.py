@@ -9,6 +9,7 @@ from the caller's builder (Job.build), so the catalogue never reaches for a game
 from __future__ import annotations
 
 import functools
+import math
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -107,6 +108,10 @@ def make_job(build: Callable[[str, Sequence[str]], Game], game_name: str, varian
     """A checked Job: the game and its variants exist (named canonically), the mode is
     known, and the engine is one this game and variant offer."""
     game = build(game_name, list(variants))
+    for name, seconds in (("time_limit", time_limit), ("verdict_limit", verdict_limit)):
+        # NaN or inf would mean no limit, and is not JSON: the header could not be read back.
+        if seconds is not None and not (isinstance(seconds, (int, float)) and math.isfinite(seconds) and seconds > 0):
+            raise UsurperError(f"{name} must be a finite number of seconds above 0, not {seconds!r}")
     if mode not in ("optimal", "winnable"):
         raise UsurperError(f"unknown mode {mode!r} (known: optimal, winnable)")
     _check_engine(game, mode, engine)

@@ -9,8 +9,10 @@ appending.  A file asking another question is refused, naming the difference.
 from __future__ import annotations
 
 import contextlib
+import errno
 import glob
 import json
+import math
 import os
 import tempfile
 from collections.abc import Callable
@@ -28,7 +30,7 @@ def read(path: str | os.PathLike) -> Catalogue:
     try:
         data = path.read_bytes()
     except OSError as exc:
-        raise UsurperError(f"cannot read catalogue {path}: {exc.strerror or exc}") from None
+        raise UsurperError(f"cannot read catalogue {path}: {_reason(exc)}") from None
     catalogue, _, _ = _parse(path, data)
     return catalogue
 
@@ -53,12 +55,11 @@ class _Writer:
     def open(cls, path: Path, job: Job) -> _Writer:
         """Create the file with its header, or reopen it to resume: check the header,
         drop a last line cut short, and read the rows already there."""
-        if path.parent and not path.parent.exists():
-            path.parent.mkdir(parents=True, exist_ok=True)
         try:
+            _make_parent(path)
             fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
         except OSError as exc:
-            raise UsurperError(f"cannot open catalogue {path}: {exc.strerror or exc}") from None
+            raise UsurperError(f"cannot write {path}: {_reason(exc)}") from None
         try:
             _lock(fd, path)
             for stale in path.parent.glob(f".{glob.escape(path.name)}.*.tmp"):  # a sort cut short by a kill
@@ -105,10 +106,10 @@ class _Writer:
 def _check_existing(path: Path, job: Job) -> None:
     try:
         data = path.read_bytes()
-    except FileNotFoundError:
-        return
+    except (FileNotFoundError, NotADirectoryError):
+        return  # nothing there yet (a parent that is a file is refused when the file is made)
     except OSError as exc:
-        raise UsurperError(f"cannot read catalogue {path}: {exc.strerror or exc}") from None
+        raise UsurperError(f"cannot read catalogue {path}: {_reason(exc)}") from None
     if not _is_new(data):
         _check_header(_parse(path, data)[0], job)
 
@@ -127,8 +128,8 @@ def _parse(path: Path, data: bytes) -> tuple[Catalogue, int, list[int]]:
     if not lines:
         raise UsurperError(f"{path} is not a usurper catalogue (no header line)")
     try:
-        header = json.loads(lines[0])
-    except (ValueError, UnicodeDecodeError):
+        header = _loads(lines[0])
+    except (ValueError, UnicodeDecodeError, RecursionError):
         raise UsurperError(f"{path} is not a usurper catalogue (line 1 is not JSON)") from None
     if not isinstance(header, dict) or header.get("format") != FORMAT:
         raise UsurperError(f"{path} is not a usurper catalogue (line 1 is not its header)")
@@ -138,21 +139,61 @@ def _parse(path: Path, data: bytes) -> tuple[Catalogue, int, list[int]]:
     missing = [name for name in QUESTION_FIELDS if name not in header]
     if missing:
         raise UsurperError(f"{path}: the catalogue header lacks {', '.join(missing)}")
+    wrong = [name for name, kinds in _HEADER_TYPES.items() if not _has_type(header.get(name), kinds)]
+    if wrong or not all(isinstance(word, str) for word in header["variants"]):
+        raise UsurperError(f"{path}: the catalogue header has a bad {', '.join(wrong) or 'variants'}")
     rows: dict[int, dict] = {}
+    lines_of: dict[int, int] = {}
     order = []
     for number, line in enumerate(lines[1:], 2):
         if not line.strip():
             continue
         try:
-            row = json.loads(line)
-        except (ValueError, UnicodeDecodeError):
+            row = _loads(line)
+        except (ValueError, UnicodeDecodeError, RecursionError):
             raise UsurperError(f"{path}: line {number} is not JSON") from None
-        if (not isinstance(row, dict) or not isinstance(row.get("seed"), int) or isinstance(row["seed"], bool)
+        if (not isinstance(row, dict) or not _has_type(row.get("seed"), (int,))
                 or row["seed"] < 0 or row.get("outcome") not in OUTCOMES):
             raise UsurperError(f"{path}: line {number} is not a catalogue row (seed and outcome)")
-        rows[row["seed"]] = row
-        order.append(row["seed"])
+        wrong = [name for name, kinds in _ROW_TYPES.items() if not _has_type(row.get(name), kinds)]
+        if wrong:
+            raise UsurperError(f"{path}: line {number} has a bad {', '.join(wrong)}")
+        seed = row["seed"]
+        if seed in rows:  # this usurper never writes a seed twice: the file was edited or joined
+            raise UsurperError(f"{path}: line {number} repeats seed {seed} of line {lines_of[seed]}; "
+                               "keep one of the two rows")
+        rows[seed], lines_of[seed] = row, number
+        order.append(seed)
     return Catalogue(path, header, rows), kept, order
+
+
+#: What the fields of a header and of a row may hold (None where the field may be absent
+#: or null), so that a hand-edited file is refused here rather than failing later.
+_HEADER_TYPES = {"game": (str,), "variants": (list,), "mode": (str,), "engine": (str,),
+                 "time_limit": (float, None), "max_states": (int, None), "max_memory_mb": (int, None),
+                 "verdict_limit": (float, None)}
+_ROW_TYPES = {"score": (int, None), "best": (int, None), "states": (int, None), "seconds": (float, None),
+              "first_move": (str, None), "engine": (str, None), "error": (str, None)}
+
+
+def _has_type(value: Any, kinds: tuple) -> bool:
+    """`value` is one of `kinds`: int excludes bool; float means any finite number >= 0."""
+    if value is None:
+        return None in kinds
+    if isinstance(value, bool):
+        return False
+    if float in kinds and isinstance(value, (int, float)):
+        return math.isfinite(value) and value >= 0
+    return any(kind is not None and isinstance(value, kind) for kind in kinds)
+
+
+def _loads(line: bytes) -> Any:
+    """JSON as the standard has it: NaN and Infinity, which Python would read, are refused."""
+    return json.loads(line, parse_constant=_refuse_constant)
+
+
+def _refuse_constant(word: str) -> Any:
+    raise ValueError(f"{word} is not JSON")
 
 
 def _check_header(catalogue: Catalogue, job: Job) -> None:
@@ -191,10 +232,11 @@ def _read_all(fd: int) -> bytes:
 
 def _write_atomically(path: Path, write: Callable[[Any], Any]) -> Path:
     """Write a file through a temporary file beside it and os.replace: readers see the old
-    file or the whole new one, never a part."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    file or the whole new one, never a part.  A path that cannot be written raises
+    UsurperError in one line, leaving nothing behind."""
     temporary = None
     try:
+        _make_parent(path)
         with tempfile.NamedTemporaryFile(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp",
                                          delete=False) as handle:
             temporary = handle.name
@@ -203,13 +245,26 @@ def _write_atomically(path: Path, write: Callable[[Any], Any]) -> Path:
             os.fsync(handle.fileno())
         os.chmod(temporary, 0o644)
         os.replace(temporary, path)
-    except BaseException:
+    except BaseException as exc:
         if temporary is not None:
             with contextlib.suppress(OSError):
                 os.unlink(temporary)
+        if isinstance(exc, OSError):
+            raise UsurperError(f"cannot write {path}: {_reason(exc)}") from None
         raise
     _fsync_dir(path.parent)
     return path
+
+
+def _make_parent(path: Path) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:  # the parent is a file: mkdir's "File exists" would not say why
+        raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(path.parent)) from None
+
+
+def _reason(exc: OSError) -> str:
+    return exc.strerror or str(exc) or type(exc).__name__
 
 
 def _fsync_dir(directory: Path) -> None:

@@ -109,7 +109,10 @@ def format_summary(summary: dict) -> list[str]:
 def plot(catalogue: Catalogue, out: str | os.PathLike) -> Path:
     """A PNG with two panels, the proven scores' histogram (won and lost stacked) and the
     distribution of solve times (log scale), written atomically to `out`."""
-    from matplotlib.figure import Figure  # lazily: only --plot needs matplotlib
+    try:
+        from matplotlib.figure import Figure  # lazily: only --plot needs matplotlib
+    except ImportError:
+        raise UsurperError("--plot needs matplotlib: pip install 'usurper[plot]'") from None
 
     rows = list(catalogue.rows.values())
     if not rows:

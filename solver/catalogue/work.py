@@ -19,6 +19,7 @@ from pathlib import Path
 from games.base import UsurperError
 from solver.catalogue.job import Job, error_row, solve_seed
 from solver.catalogue.store import _check_existing, _Writer
+from solver.seeds import SeedRanges
 
 #: Seeds in flight per worker: enough to keep every worker busy, few enough that an
 #: interrupted run loses little and a range of 100,000 seeds is never submitted at once.
@@ -45,7 +46,8 @@ class Interrupted(Exception):
     """The user stopped a run (Ctrl-C); every row written so far stays in the file."""
 
     def __init__(self, path: Path, done: int, total: int):
-        super().__init__(f"interrupted; {done} of {total} seeds done, re-run the same command to resume")
+        super().__init__(f"interrupted; {done:,} of {total:,} seed{'' if total == 1 else 's'} done, "
+                         "re-run the same command to resume")
         self.path, self.done, self.total = path, done, total
 
 
@@ -66,7 +68,8 @@ def run(path: str | os.PathLike, job: Job, seeds: Iterable[int], workers: int | 
     calls this must guard its own top level with `if __name__ == "__main__":`.
     """
     path = Path(path)
-    seeds = list(dict.fromkeys(seeds))
+    # Ranges, not a list: a long range is walked seed by seed, never held in memory.
+    seeds = SeedRanges.of(seeds)
     if workers is not None and workers < 1:
         raise UsurperError(f"--workers must be 1 or more, not {workers}")
     if scheduler is not None and workers is not None:
@@ -76,15 +79,16 @@ def run(path: str | os.PathLike, job: Job, seeds: Iterable[int], workers: int | 
     client = _connect(scheduler) if scheduler else None
     try:
         with contextlib.closing(_Writer.open(path, job)) as book:
-            todo = [seed for seed in seeds if seed not in book.rows]
-            already = len(seeds) - len(todo)
-            on_start(len(todo), book.rows.values())
+            already = sum(seed in seeds for seed in book.rows)
+            count = len(seeds) - already
+            todo = (seed for seed in seeds if seed not in book.rows)
+            on_start(count, book.rows.values())
             if client is not None:
                 rows = _rows_from_dask(client, job, todo, solve_one)
-            elif workers == 1 or len(todo) <= 1:
+            elif workers == 1 or count <= 1:
                 rows = _rows_in_process(job, todo, solve_one)
             else:
-                rows = _rows_from_pool(job, todo, min(workers, len(todo)), solve_one)
+                rows = _rows_from_pool(job, todo, min(workers, count), solve_one)
             added = 0
             try:
                 with contextlib.closing(rows):
@@ -93,16 +97,16 @@ def run(path: str | os.PathLike, job: Job, seeds: Iterable[int], workers: int | 
                             added += 1
                             on_row(row)
             except KeyboardInterrupt:
-                raise Interrupted(path, sum(seed in book.rows for seed in seeds), len(seeds)) from None
+                raise Interrupted(path, sum(seed in seeds for seed in book.rows), len(seeds)) from None
             book.sort()
-            outcomes = Counter(book.rows[seed]["outcome"] for seed in seeds)
+            outcomes = Counter(row["outcome"] for seed, row in book.rows.items() if seed in seeds)
     finally:
         if client is not None:
             client.close()
     return RunReport(path, len(seeds), already, added, outcomes)
 
 
-def _rows_in_process(job: Job, seeds: list[int], solve_one: Callable) -> Iterator[dict]:
+def _rows_in_process(job: Job, seeds: Iterable[int], solve_one: Callable) -> Iterator[dict]:
     for seed in seeds:
         started = time.perf_counter()
         try:
@@ -112,7 +116,7 @@ def _rows_in_process(job: Job, seeds: list[int], solve_one: Callable) -> Iterato
         yield row
 
 
-def _rows_from_pool(job: Job, seeds: list[int], workers: int, solve_one: Callable) -> Iterator[dict]:
+def _rows_from_pool(job: Job, seeds: Iterable[int], workers: int, solve_one: Callable) -> Iterator[dict]:
     """Rows from a local process pool, as they finish, with a bounded window of seeds in
     flight.  A worker that dies (killed, out of memory, a crash in compiled code) breaks
     the pool: the seeds that were in flight are then retried one by one, each in a pool of
@@ -219,15 +223,27 @@ def _connect(address: str):
     try:
         from distributed import Client
     except ImportError:
-        raise UsurperError("--scheduler needs dask.distributed: pip install 'dask[distributed]'") from None
+        raise UsurperError("--scheduler needs Dask: pip install 'usurper[cluster]'") from None
+
+    class QuietClient(Client):
+        def __del__(self):
+            # A client whose connect failed is half made: Client.__del__ would close it by
+            # waiting 20 s for a loop that never ran, then print a TimeoutError.  Stopping
+            # its loop thread is all the cleaning it needs.
+            if getattr(self, "status", None) == "running":
+                super().__del__()
+            else:
+                with contextlib.suppress(Exception):
+                    self._loop_runner.stop()
+
     try:
-        return Client(address, timeout=SCHEDULER_TIMEOUT, set_as_default=False)
+        return QuietClient(address, timeout=SCHEDULER_TIMEOUT, set_as_default=False)
     except Exception as exc:  # noqa: BLE001 - OSError, TimeoutError, ValueError for a bad address...
         detail = " ".join(str(exc).split()) or type(exc).__name__
         raise UsurperError(f"cannot reach the Dask scheduler at {address}: {detail}") from None
 
 
-def _rows_from_dask(client, job: Job, seeds: list[int], solve_one: Callable) -> Iterator[dict]:
+def _rows_from_dask(client, job: Job, seeds: Iterable[int], solve_one: Callable) -> Iterator[dict]:
     """Rows from a Dask cluster, as they finish, with a bounded window of seeds in flight.
     A task that failed (it raised, or killed its workers: KilledWorker) is an ERROR row;
     losing the scheduler stops the run, keeping every row written."""

@@ -37,7 +37,7 @@ def test_the_summary_counts_the_capped_baseline_runs(side_by_side):
     assert "decided       2/2 = 100.0 %" in lines
     assert any(line.startswith("baseline      plain: decided 1/2") for line in lines)
     assert any(line.startswith("state ratio   plain/pruned on the 2 deals pruned decided")
-               and "(1 baseline runs hit their cap" in line for line in lines)
+               and "(1 baseline run hit its cap" in line for line in lines)
 
 
 def test_without_a_baseline_a_deal_line_has_no_ratio():

@@ -1,0 +1,288 @@
+"""Playing a deal: a game-agnostic session (moves, undo, redo, hints, the verdict of the
+position) shared by the full-screen game (tui.py) and the line-by-line one (`run_plain`).
+
+The session shows what a player sees (the visible position, where the game has one) and
+keeps the full state, so that a clairvoyant hint and the verdict can read the deal while a
+fair hint does not.  Every hint also says where the moves already played threw away a win
+or points, found by bisection: the best score reachable never rises along a line.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any, TextIO
+
+from games.base import Game, MoveError, Outcome, UsurperError, Verdict
+from solver.fair import VISIBLE_MODULES, fair_hint_for_state, move_words, visible_text
+from solver.hints import clairvoyant_hint
+from solver.search import Budget, SolveResult, solve
+
+#: The budget of the on-request analyses (verdict, clairvoyant hint, the deal's optimum).
+ANALYSIS_BUDGET = Budget(time_limit=20.0, max_memory_mb=512)
+
+PLAIN_HELP = ("type a move (its number or its notation), or: u undo, r redo, h hint (clairvoyant), "
+              "f fair hint, v verdict, m moves so far, q quit")
+
+
+@dataclass
+class PlaySession:
+    """One deal being played: the start, the moves played, the moves undone (for redo)."""
+
+    game: Game
+    start: Any
+    played: list[Any] = field(default_factory=list)
+    undone: list[Any] = field(default_factory=list)
+    budget: Budget = ANALYSIS_BUDGET
+    rng: random.Random = field(default_factory=lambda: random.Random(0))
+    _states: list[Any] = field(default_factory=list, repr=False)
+    _deal_value: SolveResult | None = field(default=None, repr=False)
+
+    def __post_init__(self) -> None:
+        self._states = [self.start]
+        for move in self.played:
+            self._states.append(self.game.apply(self._states[-1], move))
+
+    # ----- the position -------------------------------------------------------------------
+    @property
+    def state(self) -> Any:
+        return self._states[-1]
+
+    def position(self) -> str:
+        """What a player sees (no face-down card), else the game's own description."""
+        if self.game.name in VISIBLE_MODULES:
+            return visible_text(self.game, self.state)
+        return self.game.describe(self.state)
+
+    def outcome(self) -> Outcome | None:
+        return self.game.outcome(self.state)
+
+    def legal(self) -> list[tuple[Any, str]]:
+        """The legal moves with their words (no face-down card named)."""
+        return [(move, move_words(self.game, self.state, move)) for move in self.game.legal_moves(self.state)]
+
+    def line_text(self) -> str:
+        """The moves played, in the game's notation (what `usurper verify --moves` reads)."""
+        return self.game.format_line(self.start, self.played)
+
+    # ----- moving -------------------------------------------------------------------------
+    def play(self, move: Any) -> None:
+        if move not in self.game.legal_moves(self.state):
+            raise MoveError("that move is not legal here")
+        self.played.append(move)
+        self._states.append(self.game.apply(self.state, move))
+        self.undone.clear()
+
+    def play_text(self, text: str) -> Any:
+        """A move by its number in `legal()` (1 first) or by its notation."""
+        legal = self.legal()
+        if text.strip().isdigit():
+            number = int(text)
+            if not 1 <= number <= len(legal):
+                raise MoveError(f"no move {number}: choose 1 to {len(legal)}")
+            move = legal[number - 1][0]
+        else:
+            move = self.game.parse_move(self.state, text)
+        self.play(move)
+        return move
+
+    def undo(self) -> bool:
+        if not self.played:
+            return False
+        self.undone.append(self.played.pop())
+        self._states.pop()
+        return True
+
+    def redo(self) -> bool:
+        if not self.undone:
+            return False
+        move = self.undone.pop()
+        self.played.append(move)
+        self._states.append(self.game.apply(self.state, move))
+        return True
+
+    # ----- advice -------------------------------------------------------------------------
+    def verdict(self) -> str:
+        """"still winnable: yes; best score 94" (reads the deal)."""
+        outcome = self.outcome()
+        if outcome is not None:
+            return f"the game is over: {outcome.text()}, score {outcome.score}"
+        result = solve(self.game, self.state, "optimal", "auto", self.budget)
+        return _verdict_words(result)
+
+    def clairvoyant_hint(self) -> list[str]:
+        """The solver's next move reading the deal, and where a win or points were lost."""
+        advice = clairvoyant_hint(self.game, self.state, budget=self.budget)
+        text = move_words(self.game, self.state, advice.move, peek=True)
+        worth = (f"keeps the best score {advice.secures} reachable ({advice.verdict.lower()} with best play)"
+                 if advice.proven else f"not proven ({advice.exhausted} ran out; best line found {advice.best_found})")
+        return [f"Hint (reads the deal): {text}: {worth}", *self.losses()]
+
+    def fair_hint(self, samples: int = 200, time_limit: float | None = 10.0) -> list[str]:
+        """The move with the best win chance over the orders of the unseen cards."""
+        hint = fair_hint_for_state(self.game, self.state, samples=samples, rng=self.rng, time_limit=time_limit)
+        return [*hint.lines(), *self.losses()]
+
+    def losses(self) -> list[str]:
+        """Where the moves played threw away the win or points, if they did (empty if not)."""
+        note = where_lost(self.game, self.start, self.played, self.budget)
+        return [note] if note else []
+
+    def deal_optimum(self) -> SolveResult:
+        if self._deal_value is None:
+            self._deal_value = solve(self.game, self.start, "optimal", "auto", self.budget)
+        return self._deal_value
+
+    def end_report(self) -> str:
+        """The outcome and score against the deal's optimum."""
+        outcome = self.outcome()
+        if outcome is None:
+            raise UsurperError("the game is not over")
+        best = self.deal_optimum()
+        if best.score is not None:
+            against = f"the deal's optimum is {best.score}" + (" (reached)" if best.score == outcome.score else "")
+        else:
+            against = f"the deal's optimum is not proven (best line found {best.line_score})"
+        return f"Game over: {outcome.text()}; score {outcome.score}; {against}"
+
+
+def where_lost(game: Game, start: Any, moves: list[Any], budget: Budget = ANALYSIS_BUDGET) -> str | None:
+    """"the win was lost at move 3: Penitent <- Castle; the best from here is a loss scoring
+    58", or the move that lost points, or None (nothing lost, or not proven in budget)."""
+    if not moves:
+        return None
+    states = [start]
+    for move in moves:
+        states.append(game.apply(states[-1], move))
+    values: dict[int, int | None] = {}
+
+    def value(index: int) -> int | None:
+        if index not in values:
+            outcome = game.outcome(states[index])
+            if outcome is not None:
+                values[index] = outcome.score
+            else:
+                values[index] = solve(game, states[index], "optimal", "auto", budget).score
+        return values[index]
+
+    best, now = value(0), value(len(moves))
+    if best is None or now is None or now >= best:
+        return None
+    won_from_start = best >= game.lowest_win_score
+    if won_from_start and now < game.lowest_win_score:
+        index = _first_drop(len(moves), lambda i: value(i), game.lowest_win_score)
+        what = "the win was lost"
+    else:
+        index = _first_drop(len(moves), lambda i: value(i), best)
+        what = f"points were lost (the deal's best was {best})"
+    if index is None:
+        return None
+    move_text = move_words(game, states[index - 1], moves[index - 1], peek=True)
+    kind = "a win" if now >= game.lowest_win_score else "a loss"
+    return f"{what} at move {index}: {move_text}; the best from here is {kind} scoring {now}"
+
+
+def hint_lines(game: Game, start: Any, moves: list[Any], fair: bool = False, samples: int = 200,
+               random_seed: int = 0, time_limit: float | None = None, budget: Budget = ANALYSIS_BUDGET) -> list[str]:
+    """`usurper hint` for a deal and the moves played: the clairvoyant hint naming cards, or
+    (`fair`) the fair one; then where the moves played lost a win or points, if they did."""
+    session = PlaySession(game, start, budget=budget, rng=random.Random(random_seed))
+    for move in moves:
+        session.play(move)
+    if fair:
+        return session.fair_hint(samples, time_limit)
+    return session.clairvoyant_hint()
+
+
+def visible_hint_lines(game: Game, text: str, samples: int = 200, random_seed: int = 0,
+                       time_limit: float | None = None) -> list[str]:
+    """`usurper hint GAME --visible TEXT`: the fair hint of a position typed as a player sees it."""
+    from solver.fair import fair_hint, parse_visible
+
+    hint = fair_hint(game, parse_visible(game, text), samples=samples, rng=random.Random(random_seed),
+                     time_limit=time_limit)
+    return [f"Position: {hint.position}", *hint.lines()]
+
+
+def run_plain(game: Game, state: Any, stdin: TextIO, stdout: TextIO, samples: int = 200,
+              rng: random.Random | None = None) -> PlaySession:
+    """The game without a terminal: one line per position and its moves, one command read
+    per line of `stdin` (a move, or a letter of PLAIN_HELP); ends at the game's end or EOF."""
+    session = PlaySession(game, state, rng=rng or random.Random(0))
+    say = _printer(stdout)
+    say(f"{game.name} ({game.variant}): {PLAIN_HELP}")
+    lines = iter(stdin)
+    while session.outcome() is None:
+        say(f"[{len(session.played) + 1}] {session.position()}")
+        say("moves: " + "  ".join(f"{n}) {words}" for n, (_, words) in enumerate(session.legal(), 1)))
+        command = next(lines, None)
+        if command is None:
+            say("(end of input; the game is not over)")
+            return session
+        for reply in _obey(session, command.strip(), samples):
+            say(reply)
+        if command.strip().lower() in ("q", "quit"):
+            return session
+    say(f"[end] {session.position()}")
+    say(session.end_report())
+    say(f"moves: {session.line_text()}")
+    return session
+
+
+# ----- helpers ----------------------------------------------------------------------------
+def _obey(session: PlaySession, command: str, samples: int) -> Iterable[str]:
+    word = command.lower()
+    try:
+        if word in ("u", "undo"):
+            return [] if session.undo() else ["nothing to undo"]
+        if word in ("r", "redo"):
+            return [] if session.redo() else ["nothing to redo"]
+        if word in ("h", "hint"):
+            return session.clairvoyant_hint()
+        if word in ("f", "fair"):
+            return session.fair_hint(samples)
+        if word in ("v", "verdict"):
+            return [session.verdict()]
+        if word in ("m", "moves"):
+            return [f"moves: {session.line_text() or '-'}"]
+        if word in ("q", "quit", ""):
+            return []
+        if word in ("?", "help"):
+            return [PLAIN_HELP]
+        session.play_text(command)
+        return []
+    except UsurperError as exc:
+        return [f"error: {exc}"]
+
+
+def _printer(stdout: TextIO):
+    def say(text: str) -> None:
+        stdout.write(text + "\n")
+        stdout.flush()
+    return say
+
+
+def _first_drop(count: int, value, level: int) -> int | None:
+    """The first i in 1..count with value(i) < level, given value(count) < level and the
+    value never rising along the line; None when a value is not proven in budget."""
+    low, high = 0, count  # value(low) >= level, value(high) < level
+    while high - low > 1:
+        middle = (low + high) // 2
+        found = value(middle)
+        if found is None:
+            return None
+        if found >= level:
+            low = middle
+        else:
+            high = middle
+    return high
+
+
+def _verdict_words(result: SolveResult) -> str:
+    if result.verdict == Verdict.UNDECIDED and result.line_score is None:
+        return f"still winnable: not known ({result.exhausted} ran out)"
+    winnable = {Verdict.WON: "yes", Verdict.LOST: "no"}.get(result.verdict, "not known")
+    if result.score is not None:
+        return f"still winnable: {winnable}; best score {result.score}"
+    return f"still winnable: {winnable}; best score not proven (at least {result.line_score})"

@@ -1,0 +1,82 @@
+"""Fair hints: sampled from what a player sees, exact where the unknown cards lie one way."""
+
+import random
+
+import pytest
+
+from games import make_game
+from solver.fair import fair_hint, fair_hint_for_state, parse_visible, visible_of
+from solver.hints import clairvoyant_hint
+from solver.search import Budget, solve
+
+ADAMAN = make_game("adaman")
+RA = make_game("royal-assassin")
+
+
+def along_optimal_line(game, seed, cards_left):
+    """The first choice (two moves or more) on the solver's line of a seed with `cards_left`
+    cards face down."""
+    state = game.initial_state(game.deal_from_seed(seed))
+    for move in solve(game, state, "optimal", "auto", Budget(time_limit=30)).line:
+        if len(visible_of(game, state).unknown) == cards_left and len(game.legal_moves(state)) > 1:
+            return state
+        state = game.apply(state, move)
+    raise AssertionError(f"no position with {cards_left} face-down cards on the line")
+
+
+@pytest.mark.parametrize("game, seed", [(ADAMAN, 5), (ADAMAN, 7), (RA, 8), (RA, 15), (RA, 39)])
+def test_one_unknown_card_gives_the_clairvoyant_hint_and_says_exact(game, seed):
+    state = along_optimal_line(game, seed, 1)
+    fair = fair_hint_for_state(game, state, samples=50, rng=random.Random(1))
+    assert fair.exact
+    assert fair.move == clairvoyant_hint(game, state).move
+    assert "exact" in fair.lines()[0]
+
+
+def test_fair_hint_repeats_under_the_same_random_seed():
+    state = ADAMAN.initial_state(ADAMAN.deal_from_seed(5))
+    first, second = (fair_hint_for_state(ADAMAN, state, samples=60, rng=random.Random(7)) for _ in range(2))
+    assert first.move == second.move
+    assert [(e.text, e.wins, e.samples, e.score_total) for e in first.estimates] == [
+        (e.text, e.wins, e.samples, e.score_total) for e in second.estimates]
+
+
+def test_samples_that_hit_their_budget_count_as_unknown_not_as_wins():
+    state = ADAMAN.initial_state(ADAMAN.deal_from_seed(5))
+    hint = fair_hint_for_state(ADAMAN, state, samples=40, per_sample_budget=Budget(max_states=1),
+                               rng=random.Random(0))
+    assert sum(e.wins for e in hint.estimates) == 0
+    assert sum(e.unknown for e in hint.estimates) == hint.samples == 40
+
+
+def test_bandit_spends_most_samples_on_the_leading_move():
+    state = RA.apply(RA.initial_state(RA.deal_from_seed(5)), "T")
+    hint = fair_hint_for_state(RA, state, samples=120, rng=random.Random(2))
+    assert hint.samples == 120
+    assert sum(e.samples for e in hint.estimates) == 120
+    assert hint.estimates[0].samples == max(e.samples for e in hint.estimates)
+    low, high = hint.estimates[0].interval
+    assert low <= hint.estimates[0].win_rate <= high
+
+
+def test_every_move_gets_a_sample_even_with_fewer_samples_asked():
+    state = ADAMAN.initial_state(ADAMAN.deal_from_seed(5))
+    hint = fair_hint_for_state(ADAMAN, state, samples=3, mode="winnable", rng=random.Random(0))
+    assert hint.samples == len(ADAMAN.legal_moves(state))
+    assert all(e.samples == 1 for e in hint.estimates)
+
+
+def test_fair_hint_of_a_typed_position_names_cards():
+    text = ("Stock: 42 left; Reserve: 2C 5H; C: QC[A7:7D D3:3C] KC +JK (D attacks); D: -; H: JH; S: -; "
+            "Jokers available: 0; Turned: 9D; Discard: 4H JS")
+    hint = fair_hint(RA, parse_visible(RA, text), samples=40, rng=random.Random(0))
+    assert {e.text for e in hint.estimates} == {"A(C) 9♦ attacks K♣", "P 9♦ to the reserve"}
+    assert hint.lines()[0].startswith(f"Fair hint: {hint.move_text}  (40 samples")
+
+
+def test_a_forced_move_is_the_fair_and_the_clairvoyant_hint():
+    state = RA.initial_state(RA.deal_from_seed(5))  # at D1 with nothing to attack: only T
+    assert RA.legal_moves(state) == ["T"]
+    hint = fair_hint_for_state(RA, state, samples=10, rng=random.Random(0))
+    assert hint.move == clairvoyant_hint(RA, state).move == "T"
+    assert "the only legal move, so the clairvoyant hint too" in hint.lines()[0]

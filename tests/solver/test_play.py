@@ -1,0 +1,158 @@
+"""Playing a deal line by line (--plain): moves from standard input, the end against verify."""
+
+import io
+import random
+
+import pytest
+
+from games import make_game
+from games.base import UsurperError
+from solver.play import PlaySession, run_plain, where_lost
+from solver.search import Budget, solve
+from solver.verify import replay_text
+
+ADAMAN = make_game("adaman")
+RA = make_game("royal-assassin")
+
+
+def optimal_line(game, seed):
+    state = game.initial_state(game.deal_from_seed(seed))
+    result = solve(game, state, "optimal", "auto", Budget(time_limit=30))
+    return state, game.format_line(state, result.line).split("; "), result.score
+
+
+@pytest.mark.parametrize("game, seed", [(ADAMAN, 5), (RA, 5)])
+def test_plain_game_of_the_optimal_line_ends_with_verifys_score(game, seed):
+    start, line, optimum = optimal_line(game, seed)
+    out = io.StringIO()
+    session = run_plain(game, start, io.StringIO("\n".join(line) + "\n"), out)
+    shown = out.getvalue().splitlines()
+    verified = replay_text(game, start, "; ".join(line))
+    assert session.outcome().score == verified.outcome.score == optimum
+    assert shown[-2].startswith(f"Game over: {verified.outcome.text()}; score {optimum}; the deal's optimum is "
+                                f"{optimum} (reached)")
+    assert shown[-1] == f"moves: {'; '.join(line)}"
+
+
+def test_adaman_seed_5_plain_game_scores_95():
+    start, line, _ = optimal_line(ADAMAN, 5)
+    out = io.StringIO()
+    run_plain(ADAMAN, start, io.StringIO("\n".join(line)), out)
+    assert "score 95; the deal's optimum is 95 (reached)" in out.getvalue()
+
+
+def test_plain_game_prints_one_line_per_position_and_its_moves():
+    start, line, _ = optimal_line(ADAMAN, 5)
+    out = io.StringIO()
+    run_plain(ADAMAN, start, io.StringIO(line[0] + "\n"), out)
+    shown = out.getvalue().splitlines()
+    assert shown[1].startswith("[1] Deck: 24 left; Capital: Origin, Sailor")
+    assert shown[2].startswith("moves: 1) ")
+    assert shown[3].startswith("[2] Deck: 23 left")
+    assert shown[-1] == "(end of input; the game is not over)"
+
+
+def test_moves_by_number_undo_and_redo():
+    start, line, _ = optimal_line(ADAMAN, 5)
+    session = PlaySession(ADAMAN, start)
+    number = [words for _, words in session.legal()].index(line[0]) + 1
+    session.play_text(str(number))
+    assert session.line_text() == line[0]
+    assert session.undo() and session.played == [] and session.state == start
+    assert session.redo() and session.line_text() == line[0]
+    assert not session.redo()
+    session.undo()
+    session.play_text(line[0])
+    assert session.undone == []
+
+
+def test_plain_commands_give_verdict_hints_and_refuse_bad_moves():
+    start, line, _ = optimal_line(ADAMAN, 5)
+    commands = "v\nh\nPainter <- Desert\n9999\nq\n"
+    out = io.StringIO()
+    run_plain(ADAMAN, start, io.StringIO(commands), out, samples=30, rng=random.Random(0))
+    text = out.getvalue()
+    assert "still winnable: yes; best score 95" in text
+    assert f"Hint (reads the deal): {line[0]}: keeps the best score 95 reachable" in text
+    assert "error: Desert is not in Resources" in text
+    assert "error: no move 9999" in text
+
+
+def test_fair_hint_in_play_does_not_name_the_next_card():
+    start = RA.initial_state(RA.deal_from_seed(5))
+    session = PlaySession(RA, start, rng=random.Random(0))
+    lines = session.fair_hint(samples=20, time_limit=None)
+    assert lines[0].startswith("Fair hint: T (turn the top stock card)")
+    assert "(turned)" in session.clairvoyant_hint()[0]
+
+
+def test_the_hint_names_the_move_that_lost_the_win():
+    start = ADAMAN.initial_state(ADAMAN.deal_from_seed(5))
+    session = PlaySession(ADAMAN, start)
+    for move in ["Painter <- Battle", "Origin <- Journey + Chance Meeting + Darkness", "1", "1"]:
+        session.play_text(move)
+    note = "the win was lost at move 3: Ace of Wyrms <- Cave; the best from here is a loss scoring 56"
+    assert where_lost(ADAMAN, start, session.played) == note
+    assert session.clairvoyant_hint()[-1] == note
+
+
+def test_nothing_is_said_lost_along_an_optimal_line():
+    start, line, _ = optimal_line(ADAMAN, 5)
+    moves = ADAMAN.parse_line(start, "; ".join(line[:6]))
+    assert where_lost(ADAMAN, start, moves) is None
+
+
+# ----- the CLI wiring of docs/play.md, run against a scratch click group ------------------
+def wired_commands():
+    """cli.py's namespace with a fresh group, and the docs' CLI block executed in it."""
+    import re
+    from pathlib import Path
+
+    import click
+
+    import cli
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "play.md").read_text()
+    block = re.search(r"## CLI wiring.*?```python\n(.*?)```", doc, re.S).group(1)
+    namespace = dict(vars(cli))
+    namespace["usurper"] = click.Group("usurper")
+    exec(compile(block, "docs/play.md", "exec"), namespace)
+    return namespace["usurper"]
+
+
+def test_wired_play_plain_reads_moves_from_standard_input():
+    from click.testing import CliRunner
+
+    start, line, _ = optimal_line(ADAMAN, 5)
+    result = CliRunner().invoke(wired_commands(), ["play", "adaman", "--seed", "5", "--plain"],
+                                input="\n".join(line) + "\n")
+    assert result.exit_code == 0, result.output
+    assert "score 95; the deal's optimum is 95 (reached)" in result.output
+
+
+def test_wired_hint_visible_and_fair():
+    from click.testing import CliRunner
+
+    group = wired_commands()
+    visible = ("Stock: 42 left; Reserve: 2C 5H; C: QC[A7:7D D3:3C] KC +JK (D attacks); D: -; H: JH; S: -; "
+               "Jokers available: 0; Turned: 9D; Discard: 4H JS")
+    shown = CliRunner().invoke(group, ["hint", "royal-assassin", "--visible", visible, "--samples", "30"])
+    assert shown.exit_code == 0, shown.output
+    assert "Fair hint: " in shown.output and "(30 samples)" in shown.output
+    refused = CliRunner().invoke(group, ["hint", "royal-assassin", "--visible", visible.replace("5H", "5H 9D")])
+    assert isinstance(refused.exception, UsurperError) and "9D is given twice" in str(refused.exception)
+    fair = CliRunner().invoke(group, ["hint", "adaman", "--seed", "5", "--fair", "--samples", "30", "--moves",
+                                      "Painter <- Battle; Origin <- Journey + Chance Meeting + Darkness; "
+                                      "Ace of Wyrms <- Cave"])
+    assert fair.exit_code == 0, fair.output
+    assert "the win was lost at move 3: Ace of Wyrms <- Cave" in fair.output
+    clairvoyant = CliRunner().invoke(group, ["hint", "royal-assassin", "--seed", "5"])
+    assert clairvoyant.exit_code == 0 and "(turned)" in clairvoyant.output
+
+
+def test_wired_bench_policy_prints_rates_beside_the_clairvoyant_one():
+    from click.testing import CliRunner
+
+    result = CliRunner().invoke(wired_commands(), ["bench", "royal-assassin", "--seeds", "0-2", "--policy", "greedy"])
+    assert result.exit_code == 0, result.output
+    assert "greedy " in result.output and "clairvoyant      3/3     winnable" in result.output

@@ -1,0 +1,72 @@
+"""Policies that do not peek, and the benchmark that sets them beside the clairvoyant rate."""
+
+import random
+
+import pytest
+
+from games import make_game
+from games.adaman.rules import PERSONALITY_BITS, RANK, rank_sum
+from games.base import UsurperError
+from solver.policies import bench_policies, greedy_move, play_deal, policy
+from solver.verify import replay
+
+ADAMAN = make_game("adaman")
+RA = make_game("royal-assassin")
+
+
+def test_greedy_adaman_controls_the_highest_personality_with_the_least_overpay():
+    state = ADAMAN.initial_state(ADAMAN.deal_from_seed(5))
+    target, payment = greedy_move(ADAMAN, state, random.Random(0))
+    people = [(t, p) for t, p in ADAMAN.legal_moves(state) if PERSONALITY_BITS >> t & 1]
+    assert PERSONALITY_BITS >> target & 1
+    assert RANK[target] == max(RANK[t] for t, _ in people)
+    assert rank_sum(payment) == min(rank_sum(p) for t, p in people if t == target)
+
+
+def test_greedy_royal_assassin_takes_a_kill_when_one_is_offered():
+    for seed in range(30):
+        state = RA.initial_state(RA.deal_from_seed(seed))
+        rng = random.Random(seed)
+        while RA.outcome(state) is None:
+            moves = RA.legal_moves(state)
+            killing = [m for m in moves if "(" in m and m[0] in "AR" and sum(map(len, RA.apply(state, m).columns))
+                       < sum(map(len, state.columns))]
+            if killing:
+                assert greedy_move(RA, state, rng) in killing
+                return
+            state = RA.apply(state, rng.choice(moves))
+    pytest.fail("no kill offered in 30 random games")
+
+
+@pytest.mark.parametrize("name", ["random", "greedy", "fair"])
+def test_a_policy_plays_a_deal_to_its_end_the_same_way_each_time(name):
+    first, second = (play_deal(ADAMAN, 5, policy(name, samples=10)) for _ in range(2))
+    assert first.decisions > 0
+    assert (first.won, first.score, first.decisions) == (second.won, second.score, second.decisions)
+    assert first.won == (first.score >= ADAMAN.lowest_win_score)
+
+
+def test_random_policy_is_repeatable_and_plays_legal_moves():
+    rng = random.Random(3)
+    state = RA.initial_state(RA.deal_from_seed(3))
+    moves = []
+    choose = policy("random")
+    while RA.outcome(state) is None:
+        move = choose(RA, state, rng)
+        moves.append(move)
+        state = RA.apply(state, move)
+    assert replay(RA, RA.initial_state(RA.deal_from_seed(3)), moves).ok
+    assert play_deal(RA, 3, choose).score == play_deal(RA, 3, choose).score
+
+
+def test_unknown_policy_is_refused_in_one_line():
+    with pytest.raises(UsurperError, match="unknown policy 'smart'"):
+        policy("smart")
+
+
+def test_benchmark_prints_each_policy_beside_the_clairvoyant_rate():
+    lines = bench_policies(RA, [0, 1, 2], ["greedy", "random"])
+    assert lines[0] == "royal-assassin (standard), 3 deals (seeds 0-2)"
+    assert lines[1].startswith("greedy ") and "won" in lines[1] and "ms/decision" in lines[1]
+    assert lines[2].startswith("random ")
+    assert lines[3].startswith("clairvoyant      3/3     winnable 100.00%")
