@@ -19,8 +19,9 @@ import click
 
 from games import GAMES, make_game
 from games.base import WON, Game, UsurperError
+from solver.analysis import solve_position
 from solver.hints import clairvoyant_hint
-from solver.search import ENGINES, Budget, SolveResult, solve
+from solver.search import ENGINES, Budget, SolveResult
 from solver.verify import check_claim, replay_text
 
 EXIT_USER_ERROR = 2
@@ -130,6 +131,19 @@ def deal(game, seed, deal_text, variants):
     click.echo(rules.format_deal(cards))
 
 
+@usurper.command()
+@deal_options
+@click.option("--moves", default="", help="Moves already played, separated by ';'.")
+@click.option("--reveal", is_flag=True, help="Show the face-down cards too.")
+def show(game, seed, deal_text, variants, moves, reveal):
+    """Draw the position after --moves (King's Reign: the board as rows of cells)."""
+    rules, cards = load_deal(game, seed, deal_text, variants)
+    state = rules.initial_state(cards)
+    state = rules.apply_line(state, rules.parse_line(state, moves)) if moves.strip() else state
+    render = getattr(rules, "render", None)
+    click.echo(render(state, reveal=reveal) if render else rules.describe(state))
+
+
 @usurper.command("solve")
 @deal_options
 @search_options
@@ -140,7 +154,7 @@ def solve_command(game, seed, deal_text, variants, time_limit, max_states, max_t
     rules, cards = load_deal(game, seed, deal_text, variants)
     state = rules.initial_state(cards)
     budget = Budget(time_limit, max_states, max_table, max_memory)
-    result = solve(rules, state, "winnable" if winnable_only else "optimal", engine, budget)
+    result = solve_position(rules, state, "winnable" if winnable_only else "optimal", engine, budget)
     verify_result(rules, state, result)
     report = result_report(rules, cards, state, result, seed)
     click.echo(json.dumps(report, indent=2) if as_json else format_report(report))
@@ -150,22 +164,57 @@ def solve_command(game, seed, deal_text, variants, time_limit, max_states, max_t
 @deal_options
 @search_options
 @click.option("--moves", default="", help="Moves already played, separated by ';'.")
-def hint(game, seed, deal_text, variants, time_limit, max_states, max_table, max_memory, engine, as_json, moves):
-    """The best next move from the position after --moves, and the score it still secures."""
+@click.option("--fair", is_flag=True,
+              help="Advise from what a player sees: sample the order of the face-down cards.")
+@click.option("--visible", "visible_text",
+              help="The position as a player sees it (notation: docs/play.md); the hint is then fair.")
+@click.option("--samples", type=click.IntRange(min=1), default=200, show_default=True,
+              help="Fair hint: solved samples, shared among the moves.")
+@click.option("--random-seed", type=int, default=0, show_default=True, help="Fair hint: the sampling seed.")
+def hint(game, seed, deal_text, variants, time_limit, max_states, max_table, max_memory, engine, as_json, moves,
+         fair, visible_text, samples, random_seed):
+    """The best next move from the position after --moves (or --visible), and what it is worth;
+    --fair: from what a player sees, never from the order of the face-down cards."""
+    import random
+
+    from solver.fair import fair_hint, fair_hint_for_state, move_words, parse_visible
+    from solver.play import where_lost
+
+    rng = random.Random(random_seed)
+    if visible_text is not None:
+        if seed is not None or deal_text is not None or moves.strip():
+            raise UsurperError("--visible is the whole position: give no --seed, --deal or --moves with it")
+        rules = make_game(game, variants)
+        advice = fair_hint(rules, parse_visible(rules, visible_text), samples=samples, rng=rng,
+                           time_limit=time_limit)
+        click.echo(json.dumps(advice.report(), indent=2) if as_json
+                   else "\n".join([f"Position: {advice.position}", *advice.lines()]))
+        return
     rules, cards = load_deal(game, seed, deal_text, variants)
-    state = rules.initial_state(cards)
-    state = rules.apply_line(state, rules.parse_line(state, moves)) if moves.strip() else state
-    advice = clairvoyant_hint(rules, state, engine, Budget(time_limit, max_states, max_table, max_memory))
+    start = rules.initial_state(cards)
+    played = rules.parse_line(start, moves) if moves.strip() else []
+    state = rules.apply_line(start, played)
+    budget = Budget(time_limit, max_states, max_table, max_memory)
+    lost = where_lost(rules, start, played, budget)
+    if fair:
+        advice = fair_hint_for_state(rules, state, samples=samples, rng=rng, time_limit=time_limit)
+        if as_json:
+            click.echo(json.dumps({**advice.report(), "lost": lost}, indent=2))
+            return
+        click.echo("\n".join([f"Position: {advice.position}", *advice.lines(), *([lost] if lost else [])]))
+        return
+    advice = clairvoyant_hint(rules, state, engine, budget)
+    words = move_words(rules, state, advice.move, peek=True)
     report = {
         "game": rules.name, "variant": rules.variant, "position": advice.position, "move": advice.move_text,
-        "secures": advice.secures, "verdict": advice.verdict, "proven": advice.proven,
-        "best_found": advice.best_found, "exhausted": advice.exhausted,
+        "move_words": words, "secures": advice.secures, "verdict": advice.verdict, "proven": advice.proven,
+        "best_found": advice.best_found, "exhausted": advice.exhausted, "lost": lost,
     }
     if as_json:
         click.echo(json.dumps(report, indent=2))
         return
     click.echo(f"Position: {report['position']}")
-    click.echo(f"Hint: {report['move']}")
+    click.echo(f"Hint: {words}")
     if advice.proven:
         click.echo(f"It keeps the optimal score {advice.secures} reachable ({advice.verdict.lower()} with best play).")
     elif advice.best_found is not None:
@@ -173,6 +222,36 @@ def hint(game, seed, deal_text, variants, time_limit, max_states, max_table, max
     else:
         click.echo(f"Not proven ({advice.exhausted} ran out before any line reached the end): "
                    "the hint is the first move in the search order.")
+    if lost:
+        click.echo(lost[0].upper() + lost[1:] + ".")
+
+
+@usurper.command()
+@deal_options
+@click.option("--moves", default="", help="Start after these moves, separated by ';'.")
+@click.option("--plain", is_flag=True,
+              help="No full screen: one line per position, moves (or u, r, h, f, v, m, q) read from standard input.")
+@click.option("--samples", type=click.IntRange(min=1), default=200, show_default=True,
+              help="Fair hints: solved samples per hint.")
+@click.option("--random-seed", type=int, default=0, show_default=True, help="Fair hints: the sampling seed.")
+def play(game, seed, deal_text, variants, moves, plain, samples, random_seed):
+    """Play a deal in the terminal, with hints that peek (h) or not (f), undo and redo."""
+    import random
+
+    from solver.play import PlaySession, run_plain
+
+    rules, cards = load_deal(game, seed, deal_text, variants)
+    state = rules.initial_state(cards)
+    state = rules.apply_line(state, rules.parse_line(state, moves)) if moves.strip() else state
+    if plain:
+        run_plain(rules, state, sys.stdin, sys.stdout, samples, random.Random(random_seed))
+        return
+    try:
+        from tui import run_tui
+    except ImportError:
+        raise UsurperError("the full-screen game needs Textual (pip install 'usurper[play]'); "
+                           "or play with --plain") from None
+    run_tui(PlaySession(rules, state, rng=random.Random(random_seed)), samples)
 
 
 @usurper.command()
@@ -214,14 +293,32 @@ def verify(game, seed, deal_text, variants, moves, as_json):
 @click.option("--quick", is_flag=True,
               help="Seeds 0-19, winnable, pruned at 2 s and plain at 1 s side by side: under a minute.")
 @click.option("--verbose", is_flag=True, help="One line per deal.")
-def bench(game, seeds, mode, engine, time_limit, baseline, baseline_limit, variants, quick, verbose):
-    """Solve a seed range and print decided %, time percentiles, states, win rate (Wilson 95 %)."""
+@click.option("--policy", "policies", multiple=True, type=click.Choice(["fair", "greedy", "random"]),
+              help="Play the seeds with this policy (no peeking; repeatable) beside the clairvoyant winnable rate.")
+@click.option("--samples", type=click.IntRange(min=1), default=40, show_default=True,
+              help="--policy fair: solved samples per decision.")
+def bench(game, seeds, mode, engine, time_limit, baseline, baseline_limit, variants, quick, verbose, policies,
+          samples):
+    """Solve a seed range and print decided %, time percentiles, states, win rate (Wilson 95 %);
+    with --policy, play it instead: each policy's win rate and time per decision."""
     from tqdm import tqdm
 
     from solver import benchmark
     from solver.seeds import parse_seed_ranges
 
     rules = make_game(game, variants)
+    if policies:
+        from solver.policies import bench_policies
+
+        seed_list = list(parse_seed_ranges(seeds))
+        with tqdm(total=len(seed_list) * len(policies), unit="deal", disable=None, leave=False) as bar:
+            def each_played(name, deal):
+                bar.update(1)
+                if verbose:
+                    bar.write(f"{name} seed {deal.seed}: {'won' if deal.won else 'lost'}, score {deal.score}")
+            lines = bench_policies(rules, seed_list, policies, samples, each=each_played)
+        click.echo("\n".join(lines))
+        return
     if quick:
         seeds, mode, engine, time_limit, baseline, baseline_limit = (
             benchmark.QUICK[name] for name in ("seeds", "mode", "engine", "time_limit", "baseline", "baseline_limit"))
@@ -410,7 +507,7 @@ def result_report(rules: Game, cards: tuple, state, result: SolveResult, seed) -
         "game": rules.name, "variant": rules.variant,
         "seed": seed, "deal": rules.format_deal(cards),
         "verdict": result.verdict, "mode": result.mode, "engine": result.engine,
-        "optimal_score": result.score, "line_score": result.line_score,
+        "optimal_score": result.score, "line_score": result.line_score, "upper_bound": result.upper_bound,
         "line_end": outcome.text() if outcome else None,
         "line": [text for text in rules.format_line(state, result.line).split("; ") if text],
         "line_verified": result.line_score is not None,
@@ -432,6 +529,9 @@ def format_report(report: dict) -> str:
         lines.append(f"Verdict: UNDECIDED: the {report['exhausted']} ran out before the search finished")
     elif report["mode"] == "winnable":
         lines.append(f"Verdict: {verdict} (winnable-only search: optimal score not computed)")
+    elif report["upper_bound"] is not None and report["line_score"] is not None:
+        lines.append(f"Verdict: {verdict}, optimal score between {report['line_score']} (the line below) and "
+                     f"{report['upper_bound']} (a proven bound); the {report['exhausted']} ran out")
     else:
         lines.append(f"Verdict: {verdict}, optimal score not proven ({report['exhausted']} ran out)")
     if report["line_verified"]:

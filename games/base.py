@@ -59,6 +59,9 @@ inherits the neutral defaults here):
                                          led there (the position before it offered the same
                                          choice), so the solver keeps every legal move at
                                          the root
+    visible_positions()         -> module | None  what a player sees: the notation and the
+                                         sampler of the unseen cards (fair hints, play)
+    greedy_move(state)          -> Move  a simple documented policy, for benchmarks
     compiled_solve(state, mode, limits) -> CompiledRun | None
                                          the game's own compiled search (engine "compiled"),
                                          the same algorithm as engine "pruned"; None: none.
@@ -336,6 +339,17 @@ class Game(ABC):
 
     def search_moves(self, state: State) -> Sequence[Move]:
         return self.legal_moves(state)
+
+    def visible_positions(self) -> Any | None:
+        """The game's model of what a player sees (a module with parse_visible, visible_of,
+        format_visible, visible_text, sample_state, move_words), for fair hints and play;
+        None: the game has none."""
+        return None
+
+    def greedy_move(self, state: State) -> Move:
+        """A simple policy a person might follow, documented by each game (docs/play.md);
+        the default: the first move in the game's move order."""
+        return self.order_moves(state, self.legal_moves(state))[0]
 
     compiled_entry_bytes = 0
 

@@ -16,7 +16,6 @@ deterministic: budgets per sample count states, not seconds.
 
 from __future__ import annotations
 
-import importlib
 import math
 import random
 import time
@@ -25,12 +24,12 @@ from types import ModuleType
 from typing import Any
 
 from games.base import Game, UnsupportedGame, UsurperError, Verdict
+from solver.analysis import solve_position
 from solver.hints import clairvoyant_hint
-from solver.search import Budget, solve
+from solver.search import Budget
 from solver.stats import wilson_interval
 
 #: The module of each game that reads and samples visible positions.
-VISIBLE_MODULES = {"adaman": "games.adaman.visible", "royal-assassin": "games.royal_assassin.visible"}
 #: Per-sample search: a few milliseconds with the compiled engines, and a state count, not a
 #: time, so that a seeded hint repeats exactly.
 SAMPLE_BUDGET = Budget(max_states=5000, max_table=1 << 17, max_memory_mb=64)
@@ -116,18 +115,18 @@ class FairHint:
 
 def visible_model(game: Game) -> ModuleType:
     """The game's visible-position module; games without one are refused in one line."""
-    name = VISIBLE_MODULES.get(game.name)
-    if name is None:
-        raise UnsupportedGame(f"{game.name} has no visible positions yet (known: {', '.join(VISIBLE_MODULES)})")
-    return importlib.import_module(name)
+    model = game.visible_positions()
+    if model is None:
+        raise UnsupportedGame(f"{game.name} has no visible positions yet: fair hints and play need them")
+    return model
 
 
 def move_words(game: Game, state: Any, move: Any, peek: bool = False) -> str:
     """A move naming the cards it acts on; `peek`: it may name a face-down card (clairvoyant)."""
-    name = VISIBLE_MODULES.get(game.name)
-    if name is None:
+    model = game.visible_positions()
+    if model is None:
         return game.format_move(state, move)
-    return importlib.import_module(name).move_words(game, state, move, peek)
+    return model.move_words(game, state, move, peek)
 
 
 def parse_visible(game: Game, text: str) -> Any:
@@ -215,7 +214,7 @@ def _sample(game: Game, world: Any, arm: MoveEstimate, budget: Budget, mode: str
     if outcome is not None:
         won, unknown, score = outcome.won, False, outcome.score
     else:
-        result = solve(game, child, mode, "auto", budget)
+        result = solve_position(game, child, mode, "auto", budget)
         won = result.verdict == Verdict.WON
         unknown = result.verdict == Verdict.UNDECIDED and not won
         score = result.score if result.score is not None else result.line_score or 0

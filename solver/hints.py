@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.base import Game, UsurperError, Verdict
-from solver.search import DEFAULT_SETTINGS, Budget, SearchSettings, SolveResult, solve
+from solver.analysis import solve_position
+from solver.search import DEFAULT_SETTINGS, Budget, SearchSettings, SolveResult
 from solver.verify import check_claim
 
 
@@ -40,7 +41,7 @@ def clairvoyant_hint(game: Game, state: Any, engine: str = "auto", budget: Budge
     outcome = game.outcome(state)
     if outcome is not None:
         raise UsurperError(f"the game is over ({outcome.text()}); there is no next move")
-    result = solve(game, state, "optimal", engine, budget, settings)
+    result = solve_position(game, state, "optimal", engine, budget, settings)
     if result.line_score is not None:
         check_claim(game, state, result.line, result.verdict == Verdict.WON, result.line_score)
     move = result.line[0] if result.line else game.legal_moves(state)[0]

@@ -15,9 +15,10 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from games.base import Game, MoveError, Outcome, UsurperError, Verdict
-from solver.fair import VISIBLE_MODULES, fair_hint_for_state, move_words, visible_text
+from solver.analysis import solve_position
+from solver.fair import fair_hint_for_state, move_words, visible_text
 from solver.hints import clairvoyant_hint
-from solver.search import Budget, SolveResult, solve
+from solver.search import Budget, SolveResult
 
 #: The budget of the on-request analyses (verdict, clairvoyant hint, the deal's optimum).
 ANALYSIS_BUDGET = Budget(time_limit=20.0, max_memory_mb=512)
@@ -51,7 +52,7 @@ class PlaySession:
 
     def position(self) -> str:
         """What a player sees (no face-down card), else the game's own description."""
-        if self.game.name in VISIBLE_MODULES:
+        if self.game.visible_positions() is not None:
             return visible_text(self.game, self.state)
         return self.game.describe(self.state)
 
@@ -108,7 +109,7 @@ class PlaySession:
         outcome = self.outcome()
         if outcome is not None:
             return f"the game is over: {outcome.text()}, score {outcome.score}"
-        result = solve(self.game, self.state, "optimal", "auto", self.budget)
+        result = solve_position(self.game, self.state, "optimal", "auto", self.budget)
         return _verdict_words(result)
 
     def clairvoyant_hint(self) -> list[str]:
@@ -131,7 +132,7 @@ class PlaySession:
 
     def deal_optimum(self) -> SolveResult:
         if self._deal_value is None:
-            self._deal_value = solve(self.game, self.start, "optimal", "auto", self.budget)
+            self._deal_value = solve_position(self.game, self.start, "optimal", "auto", self.budget)
         return self._deal_value
 
     def end_report(self) -> str:
@@ -163,7 +164,7 @@ def where_lost(game: Game, start: Any, moves: list[Any], budget: Budget = ANALYS
             if outcome is not None:
                 values[index] = outcome.score
             else:
-                values[index] = solve(game, states[index], "optimal", "auto", budget).score
+                values[index] = solve_position(game, states[index], "optimal", "auto", budget).score
         return values[index]
 
     best, now = value(0), value(len(moves))

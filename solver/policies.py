@@ -23,8 +23,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.base import Game, UsurperError, Verdict
+from solver.analysis import solve_position
 from solver.fair import fair_hint_for_state
-from solver.search import Budget, solve
+from solver.search import Budget
 from solver.stats import wilson_interval
 
 Policy = Callable[[Game, Any, random.Random], Any]
@@ -34,9 +35,6 @@ POLICIES = ("fair", "greedy", "random")
 FAIR_SAMPLES = 40
 FAIR_SAMPLE_BUDGET = Budget(max_states=2000, max_table=1 << 16, max_memory_mb=32)
 CLAIRVOYANT_BUDGET = Budget(time_limit=10.0, max_memory_mb=512)
-#: Greedy Royal Assassin attacks a Pretender that survives only when at most this much
-#: attack is then still needed to kill it.
-CLOSE_TO_DEATH = 5
 
 
 def policy(name: str, samples: int = FAIR_SAMPLES) -> Policy:
@@ -60,11 +58,8 @@ def fair_move(game: Game, state: Any, rng: random.Random, samples: int = FAIR_SA
 
 
 def greedy_move(game: Game, state: Any, rng: random.Random) -> Any:
-    if game.name == "adaman":
-        return _greedy_adaman(game, state)
-    if game.name == "royal-assassin":
-        return _greedy_royal_assassin(game, state)
-    raise UsurperError(f"no greedy policy for {game.name}")
+    """The game's own greedy rule (Game.greedy_move; each game documents it in docs/play.md)."""
+    return game.greedy_move(state)
 
 
 @dataclass
@@ -118,7 +113,7 @@ def clairvoyant_report(game: Game, seeds: Iterable[int], budget: Budget = CLAIRV
     """The winnable rate of the seeds for a player who sees the deck (the exact solver)."""
     won = undecided = count = 0
     for seed in seeds:
-        result = solve(game, game.initial_state(game.deal_from_seed(seed)), "winnable", "auto", budget)
+        result = solve_position(game, game.initial_state(game.deal_from_seed(seed)), "winnable", "auto", budget)
         won += result.verdict == Verdict.WON
         undecided += result.verdict == Verdict.UNDECIDED
         count += 1
@@ -144,58 +139,3 @@ def bench_policies(game: Game, seeds: list[int], names: Iterable[str], samples: 
     if clairvoyant:
         lines.append(clairvoyant_report(game, seeds))
     return lines
-
-
-# ----- greedy rules -----------------------------------------------------------------------
-def _greedy_adaman(game: Game, state: Any) -> Any:
-    from games.adaman.rules import PERSONALITY_BITS, RANK, rank_sum
-
-    moves = game.legal_moves(state)
-    if not moves[0][1]:
-        return moves[0]  # an Excuse choice: the first card offered
-
-    def preference(move: tuple[int, int]) -> tuple:
-        target, payment = move
-        person = bool(PERSONALITY_BITS >> target & 1)
-        waste = rank_sum(payment) - RANK[target]  # a non-personality taken comes back as a resource
-        return person, RANK[target] if person else 0, -waste, -payment.bit_count(), RANK[target]
-
-    return max(moves, key=preference)
-
-
-def _greedy_royal_assassin(game: Game, state: Any) -> Any:
-    from games.royal_assassin.rules import VALUE, royal_attack, royal_defence
-
-    moves = game.legal_moves(state)
-
-    def on_table(position: Any) -> int:
-        return sum(len(column) for column in position.columns)
-
-    def still_needed(position: Any, column: int) -> int:
-        code = position.columns[column][-1]
-        return VALUE[code & 63] + royal_defence(code) - royal_attack(code)
-
-    kills, closes, jokers = [], [], []
-    for move in moves:
-        if "(" not in move or move[0] not in "ARJ":
-            continue
-        child = game.apply(state, move)  # attacks and Jokers turn no stock card: no peeking
-        killed = on_table(state) - on_table(child)
-        if killed > 0:
-            kills.append((killed, move))
-        elif move[0] == "J":
-            jokers.append(move)
-        else:
-            column = "CDHS".index(move[-2])
-            if child.columns[column] and still_needed(child, column) <= CLOSE_TO_DEATH:
-                closes.append((still_needed(child, column), move))
-    if kills:
-        return max(kills)[1]
-    if closes:
-        return min(closes)[1]
-    if jokers:
-        return jokers[0]
-    for fallback in ("T", "P", "E"):
-        if fallback in moves:
-            return fallback
-    return moves[0]

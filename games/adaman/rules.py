@@ -143,6 +143,17 @@ class AdamanRules(Game):
             words.append(f"pawns_courts=personalities:{names}")
         return ",".join(words) or "standard"
 
+    # ----- what a player sees (fair hints, play) ----------------------------------------
+    def visible_positions(self):
+        """The visible-position model: games.adaman.visible (imported when asked for)."""
+        from games.adaman import visible
+
+        return visible
+
+    def greedy_move(self, state):
+        """The greedy rule documented in docs/play.md (games.adaman.visible.greedy_move)."""
+        return self.visible_positions().greedy_move(self, state)
+
     # ----- deals ----------------------------------------------------------------------
     def deal_from_seed(self, seed: int) -> tuple:
         return shuffled(self.cards, seed)

@@ -29,11 +29,13 @@ from games.adaman.rules import (
     PALACE_LIMIT,
     PERSONALITY_BITS,
     PLAYING,
+    RANK,
     ROW_SIZE,
     AdamanRules,
     AdamanState,
     DealTables,
     bits,
+    rank_sum,
 )
 from games.base import DealError
 from games.decks import DECKTET
@@ -201,3 +203,19 @@ def _names(mask: int) -> str:
 def move_words(game: AdamanRules, state: AdamanState, move: tuple[int, int], peek: bool = False) -> str:
     """Adaman's notation already names the cards (`Penitent <- Castle`)."""
     return game.format_move(state, move)
+
+
+def greedy_move(game: AdamanRules, state: AdamanState) -> tuple[int, int]:
+    """The greedy rule (docs/play.md): control a personality when one can be paid, the
+    highest first; else take the Capital card whose payment wastes least."""
+    moves = game.legal_moves(state)
+    if not moves[0][1]:
+        return moves[0]  # an Excuse choice: the first card offered
+
+    def preference(move: tuple[int, int]) -> tuple:
+        target, payment = move
+        person = bool(PERSONALITY_BITS >> target & 1)
+        waste = rank_sum(payment) - RANK[target]  # a non-personality taken comes back as a resource
+        return person, RANK[target] if person else 0, -waste, -payment.bit_count(), RANK[target]
+
+    return max(moves, key=preference)

@@ -204,6 +204,17 @@ class RoyalAssassinRules(Game):
                 words.append(flag)
         return ",".join(words) or "standard"
 
+    # ----- what a player sees (fair hints, play) ----------------------------------------
+    def visible_positions(self):
+        """The visible-position model: games.royal_assassin.visible (imported when asked for)."""
+        from games.royal_assassin import visible
+
+        return visible
+
+    def greedy_move(self, state):
+        """The greedy rule documented in docs/play.md (games.royal_assassin.visible.greedy_move)."""
+        return self.visible_positions().greedy_move(self, state)
+
     # ----- deals ----------------------------------------------------------------------
     def deal_from_seed(self, seed: int) -> tuple:
         return shuffled(self.cards, seed)

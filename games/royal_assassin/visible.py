@@ -44,6 +44,8 @@ from games.royal_assassin.rules import (
     RoyalAssassinRules,
     RoyalAssassinState,
     royal,
+    royal_attack,
+    royal_defence,
 )
 
 #: A Royal on a column: its card, its attack cards, its defence cards.
@@ -399,3 +401,46 @@ def move_words(game: RoyalAssassinRules, state: RoyalAssassinState, move: str, p
     if kind == "R":
         return f"{move} {card_words(state.reserve[-1])} from the reserve attacks {target}"
     return f"{move} Joker onto {target}'s column"
+
+
+#: Greedy Royal Assassin attacks a Pretender that survives only when at most this much
+#: attack is then still needed to kill it.
+CLOSE_TO_DEATH = 5
+
+
+def greedy_move(game: RoyalAssassinRules, state: RoyalAssassinState) -> str:
+    """The greedy rule (docs/play.md): the attack that kills most, else the one leaving a
+    Pretender closest to death, else a Joker, else turn, pass, end."""
+    moves = game.legal_moves(state)
+
+    def on_table(position: RoyalAssassinState) -> int:
+        return sum(len(column) for column in position.columns)
+
+    def still_needed(position: RoyalAssassinState, column: int) -> int:
+        code = position.columns[column][-1]
+        return VALUE[code & 63] + royal_defence(code) - royal_attack(code)
+
+    kills, closes, jokers = [], [], []
+    for move in moves:
+        if "(" not in move or move[0] not in "ARJ":
+            continue
+        child = game.apply(state, move)  # attacks and Jokers turn no stock card: no peeking
+        killed = on_table(state) - on_table(child)
+        if killed > 0:
+            kills.append((killed, move))
+        elif move[0] == "J":
+            jokers.append(move)
+        else:
+            column = "CDHS".index(move[-2])
+            if child.columns[column] and still_needed(child, column) <= CLOSE_TO_DEATH:
+                closes.append((still_needed(child, column), move))
+    if kills:
+        return max(kills)[1]
+    if closes:
+        return min(closes)[1]
+    if jokers:
+        return jokers[0]
+    for fallback in ("T", "P", "E"):
+        if fallback in moves:
+            return fallback
+    return moves[0]

@@ -2,6 +2,7 @@
 
 A row: {"seed", "outcome" (WON / LOST / UNDECIDED / ERROR), "score" (the proven optimum or
 null), "best" (the score of the best line found, replayed before the row is written),
+"bound" (a proven upper bound on the optimum, where one is known but not met),
 "states", "seconds", "first_move", "engine"}, and "error" on an ERROR row.  The game comes
 from the caller's builder (Job.build), so the catalogue never reaches for a game registry.
 """
@@ -18,7 +19,8 @@ from importlib import metadata
 from pathlib import Path
 
 from games.base import LOST, UNDECIDED, WON, EngineError, Game, UsurperError
-from solver.search import Budget, solve
+from solver.analysis import solve_position
+from solver.search import Budget
 from solver.verify import check_claim
 
 ERROR = "ERROR"
@@ -134,10 +136,10 @@ def solve_seed(job: Job, seed: int) -> dict:
     try:
         game = _game(job)
         state = game.initial_state(game.deal_from_seed(seed))
-        result = solve(game, state, job.mode, job.engine, job.budget())
+        result = solve_position(game, state, job.mode, job.engine, job.budget())
         states = result.stats.states
         if result.verdict == UNDECIDED and job.verdict_limit is not None:
-            verdict = solve(game, state, "winnable", job.engine, job.verdict_budget())
+            verdict = solve_position(game, state, "winnable", job.engine, job.verdict_budget())
             states += verdict.stats.states
             if verdict.verdict == WON or (verdict.verdict == LOST and result.line_score is None):
                 result.line, result.line_score = verdict.line, verdict.line_score
@@ -149,6 +151,8 @@ def solve_seed(job: Job, seed: int) -> dict:
             "states": states, "seconds": _since(started),
             "first_move": game.format_move(state, result.line[0]) if result.line else None,
             "engine": f"{result.engine} {ENGINE_VERSION}",
+            # where the optimum is not proven but bounded (positions that repeat): the bound
+            **({"bound": result.upper_bound} if result.score is None and result.upper_bound is not None else {}),
         }
     except Exception as exc:  # noqa: BLE001 - recorded in the row, the run goes on
         return error_row(job, seed, exc, started)
@@ -192,6 +196,6 @@ def _check_engine(game: Game, mode: str, engine: str) -> None:
         raise UsurperError(f"unknown engine {engine!r} (known: {', '.join(ENGINES)})")
     if engine == "compiled":  # a one-state search asks the solver whether the engine is there
         try:
-            solve(game, game.initial_state(game.deal_from_seed(0)), mode, engine, Budget(max_states=1))
+            solve_position(game, game.initial_state(game.deal_from_seed(0)), mode, engine, Budget(max_states=1))
         except EngineError as exc:
             raise UsurperError(str(exc)) from None

@@ -172,8 +172,8 @@ def _parse(path: Path, data: bytes) -> tuple[Catalogue, int, list[int]]:
 _HEADER_TYPES = {"game": (str,), "variants": (list,), "mode": (str,), "engine": (str,),
                  "time_limit": (float, None), "max_states": (int, None), "max_memory_mb": (int, None),
                  "verdict_limit": (float, None)}
-_ROW_TYPES = {"score": (int, None), "best": (int, None), "states": (int, None), "seconds": (float, None),
-              "first_move": (str, None), "engine": (str, None), "error": (str, None)}
+_ROW_TYPES = {"score": (int, None), "best": (int, None), "bound": (int, None), "states": (int, None),
+              "seconds": (float, None), "first_move": (str, None), "engine": (str, None), "error": (str, None)}
 
 
 def _has_type(value: Any, kinds: tuple) -> bool:

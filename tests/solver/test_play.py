@@ -102,22 +102,12 @@ def test_nothing_is_said_lost_along_an_optimal_line():
     assert where_lost(ADAMAN, start, moves) is None
 
 
-# ----- the CLI wiring of docs/play.md, run against a scratch click group ------------------
+# ----- the commands: usurper play, hint --fair / --visible, bench --policy ------------------
 def wired_commands():
-    """cli.py's namespace with a fresh group, and the docs' CLI block executed in it."""
-    import re
-    from pathlib import Path
-
-    import click
-
+    """The `usurper` click group of cli.py."""
     import cli
 
-    doc = (Path(__file__).resolve().parents[2] / "docs" / "play.md").read_text()
-    block = re.search(r"## CLI wiring.*?```python\n(.*?)```", doc, re.S).group(1)
-    namespace = dict(vars(cli))
-    namespace["usurper"] = click.Group("usurper")
-    exec(compile(block, "docs/play.md", "exec"), namespace)
-    return namespace["usurper"]
+    return cli.usurper
 
 
 def test_wired_play_plain_reads_moves_from_standard_input():
