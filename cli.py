@@ -413,17 +413,20 @@ def catalogue_run(game, seeds, out, variants, mode, engine, time_limit, max_stat
 
 
 @catalogue.command("stats")
-@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--plot", type=click.Path(dir_okay=False, path_type=Path),
               help="Also draw the score histogram and the solve-time distribution to this PNG.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 @click.option("--undecided", is_flag=True,
               help="Only print the seeds not decided (UNDECIDED or ERROR), as a --seeds list.")
-def catalogue_stats(file, plot, as_json, undecided):
-    """Outcomes, win rate (Wilson 95 %), score distribution and solve times of a catalogue."""
+def catalogue_stats(files, plot, as_json, undecided):
+    """Outcomes, win rate (Wilson 95 %), score distribution and solve times of a catalogue;
+    several FILES: a main file and those that answered its undecided seeds again, the later
+    answer winning."""
     from solver import catalogue as catalogues
 
-    book = catalogues.read(file)
+    book = catalogues.read_all(files)
+    file = book.path
     try:  # the catalogue knows no games: whether the header names a real one is asked here
         make_game(book.header["game"], book.header["variants"])
     except UsurperError as exc:
@@ -448,7 +451,8 @@ def catalogue_stats(file, plot, as_json, undecided):
 @click.option("--winnable", is_flag=True, help="Only deals that can be won.")
 @click.option("--min-score", type=int, help="Only deals where this score is known reachable.")
 @click.option("--catalogue", "catalogue_file", type=click.Path(dir_okay=False, path_type=Path),
-              help="Pick from this catalogue [default: the shipped one, data/catalogue/GAME.jsonl].")
+              help="Pick from this catalogue [default: the shipped one, data/catalogue/GAME.jsonl, with the "
+                   "files that answered its undecided seeds again].")
 @click.option("--variant", "variants", multiple=True, help="Variant switch, repeatable or comma separated.")
 @click.option("--random-seed", type=int, help="Make the pick reproducible.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
@@ -461,12 +465,13 @@ def pick(game, winnable, min_score, catalogue_file, variants, random_seed, as_js
 
     job = catalogues.make_job(make_game, game, variants)
     flags = "".join(f" --variant {shlex.quote(word)}" for word in job.variants)
-    path = catalogue_file or catalogues.shipped_catalogue(job)
-    if catalogue_file is None and not path.exists():
-        raise UsurperError(f"no shipped catalogue for {job.title} ({path}); make one with "
-                           f"`usurper catalogue {job.game} --seeds 0-999{flags} --out FILE` "
+    paths = [catalogue_file] if catalogue_file else catalogues.shipped_catalogues(job)
+    if not paths:
+        raise UsurperError(f"no shipped catalogue for {job.title} ({catalogues.shipped_catalogue(job)}); make one "
+                           f"with `usurper catalogue {job.game} --seeds 0-999{flags} --out FILE` "
                            "and pass --catalogue FILE")
-    book = catalogues.read(path)
+    book = catalogues.read_all(paths)
+    path = " + ".join(str(source) for source in book.sources)
     catalogues.check_matches(book, job)
     row, matches = catalogues.pick_row(book, winnable, min_score, random.Random(random_seed))
     seed = row["seed"]

@@ -115,7 +115,7 @@ class Adaman(AdamanRules):
         self._tables_for_c = None  # built on the first compiled_solve
 
     # ----- optional solver hooks --------------------------------------------------------
-    def order_moves(self, state, moves):
+    def order_moves(self, state: AdamanState, moves: list[tuple[int, int]]) -> list[tuple[int, int]]:
         """Personalities first (they score and win), then the cheapest payments (least waste)."""
         return sorted(moves, key=lambda m: (not PERSONALITY_BITS >> m[0] & 1, rank_sum(m[1]) - RANK[m[0]]))
 

@@ -17,7 +17,9 @@ Choices made where the spec is silent (a player at the table would expect the sa
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from functools import cache
+from types import ModuleType
 from typing import NamedTuple
 
 from games.base import LOST, WON, DealError, Game, MoveError, Outcome, Termination, VariantError
@@ -50,7 +52,7 @@ def rank_sum(mask: int) -> int:
     return total
 
 
-def bits(mask: int):
+def bits(mask: int) -> Iterator[int]:
     """The card indices in a mask, lowest first (so rows list in ID order)."""
     while mask:
         low = mask & -mask
@@ -144,13 +146,13 @@ class AdamanRules(Game):
         return ",".join(words) or "standard"
 
     # ----- what a player sees (fair hints, play) ----------------------------------------
-    def visible_positions(self):
+    def visible_positions(self) -> ModuleType:
         """The visible-position model: games.adaman.visible (imported when asked for)."""
         from games.adaman import visible
 
         return visible
 
-    def greedy_move(self, state):
+    def greedy_move(self, state: AdamanState) -> tuple[int, int]:
         """The greedy rule documented in docs/play.md (games.adaman.visible.greedy_move)."""
         return self.visible_positions().greedy_move(self, state)
 

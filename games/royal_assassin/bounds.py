@@ -86,7 +86,7 @@ class RoyalAssassin(RoyalAssassinRules):
             moves.pop()
         return moves
 
-    def order_moves(self, state: RoyalAssassinState, moves):
+    def order_moves(self, state: RoyalAssassinState, moves: list[str]) -> list[str]:
         """`legal_moves` already lists moves best-first (attacks, Joker placements, T, P,
         REDEAL, E), so that a win is met early and the solver's line walk agrees with it.
 

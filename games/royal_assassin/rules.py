@@ -62,6 +62,7 @@ games/royal_assassin/bounds.py, built on this class.
 
 from __future__ import annotations
 
+from types import ModuleType
 from typing import NamedTuple
 
 from games.base import LOST, WON, DealError, Game, MoveError, Outcome, Termination, VariantError
@@ -205,13 +206,13 @@ class RoyalAssassinRules(Game):
         return ",".join(words) or "standard"
 
     # ----- what a player sees (fair hints, play) ----------------------------------------
-    def visible_positions(self):
+    def visible_positions(self) -> ModuleType:
         """The visible-position model: games.royal_assassin.visible (imported when asked for)."""
         from games.royal_assassin import visible
 
         return visible
 
-    def greedy_move(self, state):
+    def greedy_move(self, state: RoyalAssassinState) -> str:
         """The greedy rule documented in docs/play.md (games.royal_assassin.visible.greedy_move)."""
         return self.visible_positions().greedy_move(self, state)
 

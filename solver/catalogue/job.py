@@ -92,11 +92,13 @@ class Job:
 
 @dataclass
 class Catalogue:
-    """A catalogue file as read: its header and its rows by seed."""
+    """A catalogue as read: its header and its rows by seed; `sources`, the files read (one,
+    or a main file and those that answered its undecided seeds again)."""
 
     path: Path
     header: dict
     rows: dict[int, dict] = field(default_factory=dict)
+    sources: tuple[Path, ...] = ()
 
     @property
     def title(self) -> str:

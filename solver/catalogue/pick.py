@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import math
 import random
 from importlib.resources import files
 from pathlib import Path
@@ -17,8 +19,31 @@ SHIPPED_DIR = Path(str(files("usurper_data") / "catalogue"))
 
 def shipped_catalogue(job: Job) -> Path:
     """The catalogue shipped in data/catalogue/ for this game and variant (may not exist)."""
+    return SHIPPED_DIR / f"{_stem(job)}.jsonl"
+
+
+def shipped_catalogues(job: Job) -> list[Path]:
+    """The whole shipped catalogue of this game and variant: the main file, then the files
+    that answered its undecided seeds again (`GAME-hard-60s.jsonl`, ...), shortest time limit
+    first, so that `read_all` lets the longer answer win.  Empty when nothing is shipped."""
+    main = shipped_catalogue(job)
+    if not main.exists():
+        return []
+    again = [path for path in SHIPPED_DIR.glob(f"{_stem(job)}-*.jsonl")]
+    return [main, *sorted(again, key=_time_limit)]
+
+
+def _stem(job: Job) -> str:
     suffix = "" if not job.variants else "." + "+".join(job.variants).replace(":", "-").replace("=", "-")
-    return SHIPPED_DIR / f"{job.game}{suffix}.jsonl"
+    return f"{job.game}{suffix}"
+
+
+def _time_limit(path: Path) -> float:
+    """A catalogue file's time limit, from its header line (no limit: last)."""
+    with path.open("rb") as stream:
+        header = json.loads(stream.readline())
+    limit = header.get("time_limit")
+    return math.inf if limit is None else float(limit)
 
 
 def pick_row(catalogue: Catalogue, winnable: bool = False, min_score: int | None = None,
@@ -32,5 +57,9 @@ def pick_row(catalogue: Catalogue, winnable: bool = False, min_score: int | None
     if not candidates:
         wanted = " and ".join(filter(None, ["won" if winnable else "",
                                             f"score >= {min_score}" if min_score is not None else ""])) or "any"
-        raise UsurperError(f"no seed in {catalogue.path} matches ({wanted}) among its {len(catalogue.rows):,} seeds")
+        raise UsurperError(f"no seed in {_files(catalogue)} matches ({wanted}) among its {len(catalogue.rows):,} seeds")
     return (rng or random.Random()).choice(candidates), len(candidates)
+
+
+def _files(catalogue: Catalogue) -> str:
+    return " + ".join(str(path) for path in catalogue.sources or (catalogue.path,))

@@ -15,7 +15,7 @@ import json
 import math
 import os
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +32,29 @@ def read(path: str | os.PathLike) -> Catalogue:
     except OSError as exc:
         raise UsurperError(f"cannot read catalogue {path}: {_reason(exc)}") from None
     catalogue, _, _ = _parse(path, data)
+    catalogue.sources = (path,)
     return catalogue
+
+
+def read_all(paths: Sequence[str | os.PathLike]) -> Catalogue:
+    """A game's whole catalogue: the first file, then each later one (a longer search of the
+    seeds the earlier left undecided) answering its seeds again.  A later row replaces an
+    earlier one unless the earlier proved an optimum that the later did not.  Every file
+    must be of the same game, variants and mode of question (optimal rows may be answered
+    again by winnability rows: they only settle the verdict)."""
+    books = [read(path) for path in paths]
+    if not books:
+        raise UsurperError("no catalogue file given")
+    first = books[0]
+    rows = dict(first.rows)
+    for book in books[1:]:
+        if (book.header["game"], book.header["variants"]) != (first.header["game"], first.header["variants"]):
+            raise UsurperError(f"{book.path} is a catalogue of {book.title}, not of {first.title} like {first.path}")
+        for seed, row in book.rows.items():
+            earlier = rows.get(seed)
+            if earlier is None or earlier.get("score") is None or row.get("score") is not None:
+                rows[seed] = row
+    return Catalogue(first.path, first.header, rows, tuple(book.path for book in books))
 
 
 def check_matches(catalogue: Catalogue, job: Job) -> None:

@@ -58,7 +58,8 @@ def summarise(catalogue: Catalogue) -> dict:
     states = [row["states"] for row in rows if row.get("states") is not None]
     header = catalogue.header
     return {
-        "file": str(catalogue.path), "game": header["game"], "variants": header["variants"],
+        "file": str(catalogue.path), "files": [str(path) for path in catalogue.sources or (catalogue.path,)],
+        "game": header["game"], "variants": header["variants"],
         "mode": header["mode"], "engine": header["engine"], "time_limit": header["time_limit"],
         "max_states": header["max_states"], "verdict_limit": header.get("verdict_limit"),
         "seeds": count, "first_seed": min(catalogue.rows), "last_seed": max(catalogue.rows),
@@ -85,8 +86,11 @@ def format_summary(summary: dict) -> list[str]:
     decided = outcomes[WON] + outcomes[LOST]
     of_decided = (f" ({100 * summary['win_rate_of_decided']:.1f} % of the {decided:,} decided)"
                   if decided else "")
+    files = summary.get("files") or [summary["file"]]
     lines = [
         f"{summary['file']}: {summary['game']} ({variant}), {summary['mode']}, engine {summary['engine']}, {budget}",
+        *([f"read          {' + '.join(files)} (a later file's answer replaces an earlier one)"]
+          if len(files) > 1 else []),
         f"seeds         {summary['seeds']:,} (seeds {summary['first_seed']}-{summary['last_seed']})",
         "outcomes      " + ", ".join(f"{outcomes[name]:,} {name}" for name in OUTCOMES),
         (f"win rate      {100 * summary['win_rate']:.1f} % of all seeds{of_decided}; Wilson 95 % "

@@ -500,3 +500,44 @@ def test_the_shipped_hard_seeds_are_exactly_what_each_step_left_undecided(names,
     verdicts = {seed: row["outcome"] for book in books for seed, row in book.rows.items()
                 if row["outcome"] in ("WON", "LOST")}
     assert len(verdicts) == 10_000 - len(catalogue.undecided_seeds(books[-1]))
+
+
+# ----- a game's whole catalogue: the main file and the files that answered it again -------------
+
+def test_a_later_file_answers_the_undecided_seeds_of_the_main_one(tmp_path):
+    main, again = tmp_path / "main.jsonl", tmp_path / "again.jsonl"
+    header = catalogue.make_job(make_game, "royal-assassin", time_limit=None, max_states=3_000).header()
+    longer = dict(header, time_limit=300.0)
+    rows = [{"seed": 0, "outcome": "UNDECIDED", "score": None, "best": 9},
+            {"seed": 1, "outcome": "WON", "score": 12, "best": 12},
+            {"seed": 2, "outcome": "LOST", "score": 9, "best": 9}]
+    answers = [{"seed": 0, "outcome": "WON", "score": 12, "best": 12},
+               {"seed": 2, "outcome": "LOST", "score": None, "best": 8}]  # no optimum: the earlier stays
+    for path, head, lines in ((main, header, rows), (again, longer, answers)):
+        path.write_text("\n".join(json.dumps(line) for line in [head, *lines]) + "\n")
+    whole = catalogue.read_all([main, again])
+    assert whole.sources == (main, again)
+    assert {seed: row["outcome"] for seed, row in whole.rows.items()} == {0: "WON", 1: "WON", 2: "LOST"}
+    assert whole.rows[2]["score"] == 9
+    lines = catalogue.format_summary(catalogue.summarise(whole))
+    assert any(line.startswith("read ") and str(again) in line for line in lines)
+
+
+def test_a_file_of_another_game_cannot_answer_a_catalogue(tmp_path):
+    main, other = tmp_path / "main.jsonl", tmp_path / "other.jsonl"
+    main.write_text(json.dumps(catalogue.make_job(make_game, "royal-assassin").header()) + "\n")
+    other.write_text(json.dumps(catalogue.make_job(make_game, "adaman").header()) + "\n")
+    with pytest.raises(UsurperError, match="is a catalogue of adaman"):
+        catalogue.read_all([main, other])
+
+
+@pytest.mark.parametrize("game", ["adaman", "royal-assassin"])
+def test_the_shipped_catalogue_holds_every_seed_of_its_range_once(game):
+    """The reader refuses a second row for a seed, so reading every shipped file of the game
+    proves each seed is there once; together they cover 0-9,999 with a verdict for each seed
+    the main file left undecided."""
+    paths = catalogue.shipped_catalogues(catalogue.make_job(make_game, game))
+    whole = catalogue.read_all(paths)
+    assert set(whole.rows) == set(range(10_000))
+    if game == "royal-assassin":
+        assert whole.rows[3152]["outcome"] == "WON"  # answered by the 300 s file
