@@ -96,6 +96,8 @@ def deal_options(func):
     """The options that pick a game's deal: a seed or a typed deck order, plus variants."""
     func = click.option("--variant", "variants", multiple=True,
                         help="Variant switch, repeatable or comma separated (e.g. excuse, pawns_courts=all).")(func)
+    func = click.option("--suits", help="Devil's Throne: each seat's suit in seat order, e.g. D,H.")(func)
+    func = click.option("--players", type=click.IntRange(min=2, max=4), help="Devil's Throne: 2 to 4 players.")(func)
     func = click.option("--deal", "deal_text", help="The deck order, top first (notation per game: see README).")(func)
     func = click.option("--seed", type=click.IntRange(min=0), help="Deal number (see README: seeded shuffle).")(func)
     func = click.argument("game", type=click.Choice(sorted(GAMES), case_sensitive=False))(func)
@@ -125,7 +127,7 @@ def search_options(func):
 
 @usurper.command()
 @deal_options
-def deal(game, seed, deal_text, variants):
+def deal(game, seed, deal_text, variants, players, suits):
     """Print the deal of a seed as deal text (top of the deck first)."""
     rules, cards = load_deal(game, seed, deal_text, variants)
     click.echo(rules.format_deal(cards))
@@ -135,7 +137,7 @@ def deal(game, seed, deal_text, variants):
 @deal_options
 @click.option("--moves", default="", help="Moves already played, separated by ';'.")
 @click.option("--reveal", is_flag=True, help="Show the face-down cards too.")
-def show(game, seed, deal_text, variants, moves, reveal):
+def show(game, seed, deal_text, variants, players, suits, moves, reveal):
     """Draw the position after --moves (King's Reign: the board as rows of cells)."""
     rules, cards = load_deal(game, seed, deal_text, variants)
     state = rules.initial_state(cards)
@@ -148,12 +150,23 @@ def show(game, seed, deal_text, variants, moves, reveal):
 @deal_options
 @search_options
 @click.option("--winnable-only", is_flag=True, help="Stop at the first win; no optimal score.")
-def solve_command(game, seed, deal_text, variants, time_limit, max_states, max_table, max_memory, engine, as_json,
-                  winnable_only):
-    """Is the deal winnable, what is the optimal score, and one line of play reaching it."""
+@click.option("--question", "questions", multiple=True, type=click.Choice(["q1", "q2", "q3", "q4"]),
+              help="Devil's Throne: the questions of docs/rules/devils-throne.md §8 [default: all that apply].")
+@click.option("--seat", type=click.IntRange(min=1, max=4), default=1, show_default=True,
+              help="Devil's Throne: the seat P the questions are asked for.")
+def solve_command(game, seed, deal_text, variants, players, suits, time_limit, max_states, max_table, max_memory,
+                  engine, as_json, winnable_only, questions, seat):
+    """Is the deal winnable, what is the optimal score, and one line of play reaching it
+    (Devil's Throne: the open-deal values of its §8 for one seat)."""
     rules, cards = load_deal(game, seed, deal_text, variants)
     state = rules.initial_state(cards)
     budget = Budget(time_limit, max_states, max_table, max_memory)
+    if rules.game_type.simultaneous:
+        report = simultaneous_report(rules, cards, state, seed, seat - 1, questions, engine, budget)
+        click.echo(json.dumps(report, indent=2) if as_json else "\n".join(format_simultaneous(report)))
+        return
+    if questions or seat != 1:
+        raise UsurperError(f"--question and --seat are Devil's Throne's options, not {rules.name}'s")
     result = solve_position(rules, state, "winnable" if winnable_only else "optimal", engine, budget)
     verify_result(rules, state, result)
     report = result_report(rules, cards, state, result, seed)
@@ -171,8 +184,8 @@ def solve_command(game, seed, deal_text, variants, time_limit, max_states, max_t
 @click.option("--samples", type=click.IntRange(min=1), default=200, show_default=True,
               help="Fair hint: solved samples, shared among the moves.")
 @click.option("--random-seed", type=int, default=0, show_default=True, help="Fair hint: the sampling seed.")
-def hint(game, seed, deal_text, variants, time_limit, max_states, max_table, max_memory, engine, as_json, moves,
-         fair, visible_text, samples, random_seed):
+def hint(game, seed, deal_text, variants, players, suits, time_limit, max_states, max_table, max_memory, engine,
+         as_json, moves, fair, visible_text, samples, random_seed):
     """The best next move from the position after --moves (or --visible), and what it is worth;
     --fair: from what a player sees, never from the order of the face-down cards."""
     import random
@@ -195,6 +208,10 @@ def hint(game, seed, deal_text, variants, time_limit, max_states, max_table, max
     played = rules.parse_line(start, moves) if moves.strip() else []
     state = rules.apply_line(start, played)
     budget = Budget(time_limit, max_states, max_table, max_memory)
+    if rules.game_type.simultaneous:
+        lines, report = simultaneous_hint(rules, state, budget)
+        click.echo(json.dumps(report, indent=2) if as_json else "\n".join(lines))
+        return
     lost = where_lost(rules, start, played, budget)
     if fair:
         advice = fair_hint_for_state(rules, state, samples=samples, rng=rng, time_limit=time_limit)
@@ -234,7 +251,7 @@ def hint(game, seed, deal_text, variants, time_limit, max_states, max_table, max
 @click.option("--samples", type=click.IntRange(min=1), default=200, show_default=True,
               help="Fair hints: solved samples per hint.")
 @click.option("--random-seed", type=int, default=0, show_default=True, help="Fair hints: the sampling seed.")
-def play(game, seed, deal_text, variants, moves, plain, samples, random_seed):
+def play(game, seed, deal_text, variants, players, suits, moves, plain, samples, random_seed):
     """Play a deal in the terminal, with hints that peek (h) or not (f), undo and redo."""
     import random
 
@@ -258,7 +275,7 @@ def play(game, seed, deal_text, variants, moves, plain, samples, random_seed):
 @deal_options
 @click.option("--moves", required=True, help="The line to check, moves separated by ';'.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
-def verify(game, seed, deal_text, variants, moves, as_json):
+def verify(game, seed, deal_text, variants, players, suits, moves, as_json):
     """Replay a line through the rules: the first illegal move, or the end and score reached."""
     rules, cards = load_deal(game, seed, deal_text, variants)
     played = replay_text(rules, rules.initial_state(cards), moves)
@@ -493,10 +510,99 @@ def pick(game, winnable, min_score, catalogue_file, variants, random_seed, as_js
 
 
 def load_deal(game: str, seed, deal_text, variants) -> tuple[Game, tuple]:
-    rules = make_game(game, variants)
+    rules = make_game(game, [*variants, *seat_words()])
     if (seed is None) == (deal_text is None):
         raise UsurperError("give exactly one of --seed N or --deal TEXT")
     return rules, (rules.deal_from_seed(seed) if deal_text is None else rules.parse_deal(deal_text))
+
+
+def simultaneous_report(rules: Game, cards, state, seed, seat: int, questions, engine: str, budget: Budget) -> dict:
+    """The §8 questions for one seat of a simultaneous game, as a report."""
+    from solver.simultaneous import QUESTIONS, analyse
+
+    players = len(rules.returns(state))
+    asked = questions or tuple(q for q in QUESTIONS if q != "q4" or players == 2)
+    engine = {"auto": "auto", "compiled": "compiled", "pruned": "python", "plain": "python"}.get(engine)
+    if engine is None:
+        raise UsurperError("Devil's Throne's engines: auto, compiled, pruned (the Python reference)")
+    analysis = analyse(rules, state, seat, asked, budget, engine)
+    answers = {}
+    for question, answer in analysis.answers.items():
+        answers[question] = {
+            "decided": answer.decided, "cards": answer.cards, "cards_bounds": list(answer.cards_bounds),
+            "margin": answer.margin, "margin_bounds": list(answer.margin_bounds), "wins": answer.wins,
+            "best_action": answer.best_action, "strategy": answer.strategy,
+            "opponent_strategy": answer.opponent_strategy, "exhausted": answer.exhausted,
+            "states": answer.stats.states, "seconds": round(answer.stats.seconds, 3),
+        }
+    return {"game": rules.name, "variant": rules.variant, "seed": seed, "deal": rules.format_deal(cards),
+            "players": players, "seat": seat + 1, "answers": answers}
+
+
+QUESTION_NAMES = {"q1": "Q1 optimistic (everyone helps P)", "q2": "Q2 paranoid, P commits first",
+                  "q3": "Q3 paranoid, P commits last", "q4": "Q4 mixed-strategy value (zero-sum, two players)"}
+
+
+WIN_WORDS = {"sole": "wins alone", "shared": "shares the win", "no": "cannot win"}
+
+
+def format_simultaneous(report: dict) -> list[str]:
+    source = f"seed {report['seed']}" if report["seed"] is not None else "typed deal"
+    lines = [f"{report['game']} ({report['variant']}), {source}, {report['players']} players; seat {report['seat']}",
+             f"Deal: {report['deal']}"]
+    for question, answer in report["answers"].items():
+        lines.append(QUESTION_NAMES[question] + ":")
+        if answer["decided"]:
+            cards = "" if answer["cards"] is None else f"{answer['cards']} cards, "
+            wins = f"; P {WIN_WORDS[answer['wins']]}" if answer["wins"] else ""
+            lines.append(f"  {cards}margin {answer['margin']:+g}{wins}")
+        else:
+            low, high = answer["margin_bounds"]
+            lines.append(f"  undecided ({answer['exhausted']} ran out): margin between {low:g} and {high:g}")
+        if answer["best_action"]:
+            lines.append(f"  P's first move: {answer['best_action']}")
+        for who, mix in (("P", answer["strategy"]), ("opponent", answer["opponent_strategy"])):
+            if mix:
+                lines.append(f"  {who} plays: " + ", ".join(f"{move} {share:.2f}" for move, share in mix.items()))
+        lines.append(f"  {answer['states']:,} states, {answer['seconds']:.2f} s")
+    return lines
+
+
+def simultaneous_hint(rules: Game, state, budget: Budget) -> tuple[list[str], dict]:
+    """Two players: both seats' equilibrium mixes at this node (Q4); more: each acting seat's
+    paranoid moves (Q2, Q3)."""
+    from solver.simultaneous import analyse, equilibrium
+
+    if rules.is_over(state):
+        raise UsurperError("the game is over; there is no next move")
+    lines = [f"Position: {rules.describe(state)}"]
+    report: dict = {"position": rules.describe(state), "seats": {}}
+    if len(rules.returns(state)) == 2:
+        answer = equilibrium(rules, state, 0, budget)
+        for seat, mix in ((1, answer.strategy), (2, answer.opponent_strategy)):
+            if mix:
+                lines.append(f"Seat {seat} plays: " + ", ".join(f"{move} {share:.2f}" for move, share in mix.items()))
+        value = f"{answer.margin:+.3f}" if answer.margin is not None else "undecided"
+        lines.append(f"Value to seat 1 (margin, equilibrium play): {value}")
+        report["seats"] = {"1": answer.strategy, "2": answer.opponent_strategy}
+        report["value"] = answer.margin
+        return lines, report
+    for seat in rules.acting_players(state):
+        analysis = analyse(rules, state, seat, ("q2", "q3"), budget)
+        moves = {q: a.best_action for q, a in analysis.answers.items()}
+        lines.append(f"Seat {seat + 1}: against the worst (Q2) {moves.get('q2') or '-'}; "
+                     f"seeing the others' choice (Q3) {moves.get('q3') or '-'}")
+        report["seats"][str(seat + 1)] = moves
+    return lines, report
+
+
+def seat_words() -> list[str]:
+    """Devil's Throne's --players and --suits as its variant words; refused for the other games."""
+    params = click.get_current_context().params
+    words = [f"{name}={params[name]}" for name in ("players", "suits") if params.get(name) is not None]
+    if words and not params["game"].lower().startswith("devils"):
+        raise UsurperError(f"--players and --suits are Devil's Throne's options, not {params['game']}'s")
+    return words
 
 
 def verify_result(rules: Game, state, result: SolveResult) -> None:

@@ -1,5 +1,6 @@
-"""Build of the compiled searches: each game's `_core.c` (games/adaman/, games/royal_assassin/)
-over the game-agnostic search skeleton solver/_search_core.h; metadata is in pyproject.toml.
+"""Build of the compiled searches: each game's `_core.c` (games/adaman/, games/royal_assassin/
+over the game-agnostic search skeleton solver/_search_core.h; games/devils_throne/, its own
+simultaneous-move search); metadata is in pyproject.toml.
 
 The extensions are optional: where no C compiler (or no Python headers) is to be had, the
 build of an extension fails quietly and the install goes on, and the engine `auto` then
@@ -43,6 +44,6 @@ def core(package: str) -> Extension:
 
 
 setup(
-    ext_modules=[core("adaman"), core("royal_assassin")],
+    ext_modules=[core("adaman"), core("royal_assassin"), core("devils_throne")],
     cmdclass={"build_ext": OptionalBuildExt},
 )

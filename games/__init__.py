@@ -25,9 +25,16 @@ def _kings_reign(variants: Sequence[str]) -> Game:
     return KingsReign.from_variants(variants)
 
 
+def _devils_throne(variants: Sequence[str]) -> Game:
+    from games.devils_throne import DevilsThrone
+
+    return DevilsThrone.from_variants(variants)
+
+
 GAMES = {
     "adaman": _adaman, "royal-assassin": _royal_assassin, "royal_assassin": _royal_assassin,
     "kings-reign": _kings_reign, "kings_reign": _kings_reign,
+    "devils-throne": _devils_throne, "devils_throne": _devils_throne,
 }
 
 

@@ -45,7 +45,7 @@ from itertools import count
 from typing import Any
 
 from games.base import LOST, UNDECIDED, WON, Game, UnsupportedGame
-from solver.search import Budget, BudgetExceeded, SolveResult, Stats
+from solver.search import Budget, BudgetExceeded, SolveResult, StateMeter, Stats
 from solver.verify import replay
 
 __all__ = ["solve_cycles", "STRATEGIES"]
@@ -53,7 +53,6 @@ __all__ = ["solve_cycles", "STRATEGIES"]
 STRATEGIES = ("deep", "best-first")
 #: What one visited-set entry costs (a King's Reign state with its shared parts).
 ENTRY_BYTES = 600
-BUDGET_CHECK_EVERY = 1024
 #: Beam widths tried in turn by the optimal search before its complete traversal.
 BEAM_WIDTHS = (16, 64, 256, 1024)
 #: A beam stops after this many turns without a better best estimate (it is wandering).
@@ -90,8 +89,9 @@ class _CycleSearch:
     def __init__(self, game: Game, root: Any, budget: Budget, mode: str, strategy: str):
         self.game, self.root, self.budget, self.mode, self.strategy = game, root, budget, mode, strategy
         self.stats = Stats()
-        self.started = time.perf_counter()
-        self.next_check = BUDGET_CHECK_EVERY
+        self.meter = StateMeter(budget, self.stats)
+        self.started = self.meter.started
+        self._count = self.meter.count
         self.table_cap, self.table_cap_reason = budget.table_cap(ENTRY_BYTES)
         self.checkpoint: Callable[[Any], bool] = getattr(game, "checkpoint", lambda state: True)
         self.progress: Callable[[Any], int] = getattr(game, "progress", lambda state: 0)
@@ -343,18 +343,6 @@ class _CycleSearch:
                 self.win = (score, list(line))
         elif self.loss is None or score > self.loss[0]:
             self.loss = (score, list(line))
-
-    def _count(self, depth: int) -> None:
-        stats, budget = self.stats, self.budget
-        stats.states += 1
-        if depth > stats.max_depth:
-            stats.max_depth = depth
-        if budget.max_states is not None and stats.states > budget.max_states:
-            raise BudgetExceeded(f"state budget of {budget.max_states} states")
-        if stats.states >= self.next_check:
-            self.next_check += BUDGET_CHECK_EVERY
-            if budget.time_limit is not None and time.perf_counter() - self.started > budget.time_limit:
-                raise BudgetExceeded(f"time limit of {budget.time_limit:g} s")
 
     def _verify(self, line: list, won: bool, score: int) -> None:
         """Every reported line replays through the rules to the end it claims."""

@@ -1,0 +1,105 @@
+"""Devil's Throne benchmark: time and states per question on seeded deals, and the Q4 figures.
+
+    python bench/devils_throne.py                          # seeds 0-9, 2 players, 5 s a question
+    python bench/devils_throne.py --seeds 0-19 --players 3 --questions q1,q2,q3 --time-limit 20
+    python bench/devils_throne.py --suits C,S --seeds 0-99 --time-limit 600
+
+Each question has its own budget (solver/simultaneous.py); an undecided one prints its
+interval.  Seconds are wall-clock per question; each deal's CPU time is printed too (the
+machine may be shared).  With two players the summary gives the Q4 distribution (seat P's card margin in
+mixed strategies) and how often seat 1 is favoured.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from games.devils_throne import DevilsThrone  # noqa: E402
+from solver.search import Budget  # noqa: E402
+from solver.simultaneous import QUESTIONS, Answer, analyse  # noqa: E402
+
+
+def main(argv: list[str] | None = None) -> None:
+    options = _parser().parse_args(argv)
+    game = DevilsThrone(options.players, options.suits.split(",") if options.suits else None)
+    questions = tuple(options.questions.split(",")) if options.questions else (
+        QUESTIONS if options.players == 2 else QUESTIONS[:3])
+    budget = Budget(time_limit=options.time_limit, max_states=options.max_states)
+    rows: dict[str, list[Answer]] = {q: [] for q in questions}
+    print(f"devils-throne {game.variant}, seat {options.seat}, {options.time_limit:g} s a question")
+    for seed in _seeds(options.seeds):
+        state = game.initial_state(game.deal_from_seed(seed))
+        cpu = time.process_time()
+        analysis = analyse(game, state, options.seat - 1, questions, budget, options.engine)
+        cpu = time.process_time() - cpu
+        for question, answer in analysis.answers.items():
+            rows[question].append(answer)
+            print(f"seed {seed} {question}: {_value_text(answer)}  states {answer.stats.states}"
+                  f"  {answer.stats.seconds:.2f} s", flush=True)
+        print(f"seed {seed}: {cpu:.2f} s of CPU for all questions", flush=True)
+    print()
+    for question, answers in rows.items():
+        decided = [a for a in answers if a.decided]
+        seconds = [a.stats.seconds for a in answers]
+        states = [a.stats.states for a in answers]
+        print(f"{question}: decided {len(decided)}/{len(answers)}; median {statistics.median(seconds):.2f} s,"
+              f" max {max(seconds):.2f} s; median states {statistics.median(states):.0f}, max {max(states)}")
+    if "q4" in rows:
+        _q4_summary(rows["q4"], options.seat)
+
+
+def _q4_summary(answers: list[Answer], seat: int) -> None:
+    values = [a.margin for a in answers if a.margin is not None]
+    if not values:
+        print("q4: nothing decided")
+        return
+    favoured = sum(v > 1e-9 for v in values)
+    against = sum(v < -1e-9 for v in values)
+    print(f"q4 for seat {seat} on {len(values)} decided deals: mean {statistics.mean(values):+.3f},"
+          f" median {statistics.median(values):+.3f}, min {min(values):+.3f}, max {max(values):+.3f};"
+          f" seat {seat} favoured {favoured}, the other {against}, even {len(values) - favoured - against}")
+    histogram = Counter(round(v) for v in values)
+    print("q4 rounded: " + ", ".join(f"{value:+d}: {count}" for value, count in sorted(histogram.items())))
+
+
+def _value_text(answer: Answer) -> str:
+    if answer.question == "q4":
+        if answer.margin is not None:
+            return f"margin {answer.margin:+.3f}"
+        return f"margin in [{answer.margin_bounds[0]:+.3f}, {answer.margin_bounds[1]:+.3f}] ({answer.exhausted})"
+    cards = answer.cards if answer.cards is not None else "[{}, {}]".format(*answer.cards_bounds)
+    margin = answer.margin if answer.margin is not None else "[{}, {}]".format(*answer.margin_bounds)
+    return f"cards {cards} margin {margin} wins {answer.wins or '?'}"
+
+
+def _seeds(text: str) -> list[int]:
+    seeds = []
+    for part in text.split(","):
+        first, _, last = part.partition("-")
+        seeds.extend(range(int(first), int(last or first) + 1))
+    return seeds
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seeds", default="0-9", help="e.g. 0-99 or 3,7,10-12")
+    parser.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
+    parser.add_argument("--suits", default="", help="one suit a seat, e.g. C,S (default D,H,S,C)")
+    parser.add_argument("--seat", type=int, default=1, help="seat P, 1-based")
+    parser.add_argument("--questions", default="", help="e.g. q2,q4 (default all the player count allows)")
+    parser.add_argument("--time-limit", type=float, default=5.0, help="seconds a question")
+    parser.add_argument("--max-states", type=int, default=None, help="round starts a question")
+    parser.add_argument("--engine", default="auto", choices=("auto", "python", "compiled"),
+                        help="compiled: games/devils_throne/_core (two players); auto: it where built")
+    return parser
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,139 @@
+"""Texts of Devil's Throne: the deal, moves, and a one-position description.
+
+Deal text: the ten coins as H (heads, HIGH) and L (tails, LOW) in round order, then each
+seat's reserve, top first, after its suit letter, the parts separated by `;`:
+
+    coins HLLHHLHLLH; D 7 K 4; H Q 9 J
+
+The hands are not written: each is the rest of its seat's suit.  Input is case-insensitive,
+ranks may be separated by spaces or commas, 10 may be typed T, suits as ♣ ♦ ♥ ♠.
+
+Moves.  One action per acting seat, in seat order, separated by commas:
+- SELECT: a rank, `A 2 … 10 J Q K` (e.g. `7,K` with two seats);
+- EFFECT: the target seat, `@2` (the three's owner alone acts);
+- ENVOY:  `@2` (the ace onto seat 2's card) or `pass`, one per eligible seat.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from games.base import DealError, MoveError
+from games.devils_throne.cards import (
+    COMMONS,
+    MAX_ROUNDS,
+    MODE_NAMES,
+    RANK_OF_NAME,
+    SUIT_SYMBOLS,
+    parse_suit,
+    rank_name,
+)
+
+if TYPE_CHECKING:
+    from games.devils_throne.rules import Deal, DevilsThrone, State
+
+SELECT, EFFECT, ENVOY = 0, 1, 2  # the phases of rules.py, repeated to keep imports one-way
+PASS = -1
+COIN_LETTERS = "HL"
+
+
+def format_deal(deal: Deal, suits: Sequence[str]) -> str:
+    coins = "".join(COIN_LETTERS[c] for c in deal.coins)
+    seats = [f"{suit} {' '.join(rank_name(r) for r in reserve)}" for suit, reserve in zip(suits, deal.reserves)]
+    return "; ".join([f"coins {coins}"] + seats)
+
+
+def parse_deal(text: str, suits: Sequence[str]) -> Deal:
+    from games.devils_throne.rules import Deal
+
+    parts = [part.strip() for part in text.split(";") if part.strip()]
+    if len(parts) != len(suits) + 1:
+        raise DealError(f"a {len(suits)}-player deal has {len(suits) + 1} parts separated by ';'"
+                        f" (coins, then one reserve a seat), not {len(parts)}")
+    coins = _parse_coins(parts[0])
+    reserves = tuple(_parse_reserve(part, seat, suit) for seat, (part, suit) in enumerate(zip(parts[1:], suits)))
+    return Deal(coins, reserves)
+
+
+def check_deal(deal: Deal, players: int) -> None:
+    """A deal built in code must still fit the rules: ten coins, three distinct commons a seat."""
+    if len(deal.coins) != MAX_ROUNDS or any(c not in (0, 1) for c in deal.coins):
+        raise DealError(f"a deal has {MAX_ROUNDS} coins, each 0 (HIGH) or 1 (LOW)")
+    if len(deal.reserves) != players:
+        raise DealError(f"a {players}-player deal has {players} reserves, not {len(deal.reserves)}")
+    for seat, reserve in enumerate(deal.reserves):
+        if len(reserve) != 3 or len(set(reserve)) != 3 or any(r not in COMMONS for r in reserve):
+            raise DealError(f"seat {seat + 1}'s reserve must be 3 different commons (4-K)")
+
+
+def format_action(phase: int, action: int) -> str:
+    if phase == SELECT:
+        return rank_name(action)
+    return "pass" if action == PASS else f"@{action + 1}"
+
+
+def format_joint(phase: int, move: Sequence[int]) -> str:
+    return ",".join(format_action(phase, action) for action in move)
+
+
+def parse_joint(phase: int, text: str, seats: int) -> tuple[int, ...]:
+    """One action a seat, comma-separated; checked for form here, for legality by the game."""
+    parts = [part.strip() for part in text.split(",")]
+    if len(parts) != seats or not all(parts):
+        raise MoveError(f"{seats} action(s) expected, one per acting seat separated by ',', not {text.strip()!r}")
+    return tuple(_parse_action(phase, part) for part in parts)
+
+
+def describe(game: DevilsThrone, state: State) -> str:
+    """`round 3 LOW select | 1♦ hand A 2 5 7 K res 2 tricks 4 | 2♥ …` (plus the in-round cards)."""
+    from games.devils_throne.rules import PHASE_NAMES
+
+    head = f"round {state.round} {MODE_NAMES[game.mode(state)]} {PHASE_NAMES[state.phase]}"
+    if state.phase == 3:
+        head = "over"
+    seats = []
+    for seat, suit in enumerate(game.suits):
+        text = (f"{seat + 1}{SUIT_SYMBOLS[suit]} hand {' '.join(map(rank_name, state.hands[seat])) or '-'}"
+                f" res {len(state.reserves[seat])} tricks {state.tricks[seat]}")
+        if state.mains:
+            text += f" main {rank_name(state.mains[seat])} total {state.totals[seat]}"
+        seats.append(text)
+    return " | ".join([head] + seats)
+
+
+def _parse_coins(text: str) -> tuple[int, ...]:
+    word, _, coins = text.partition(" ")
+    coins = coins.replace(" ", "").upper()
+    if word.lower() != "coins" or len(coins) != MAX_ROUNDS or any(c not in COIN_LETTERS for c in coins):
+        raise DealError(f"the deal starts with 'coins' and {MAX_ROUNDS} letters H or L, not {text!r}")
+    return tuple(COIN_LETTERS.index(c) for c in coins)
+
+
+def _parse_reserve(text: str, seat: int, suit: str) -> tuple[int, ...]:
+    words = text.replace(",", " ").split()
+    if parse_suit(words[0]) != suit:
+        raise DealError(f"seat {seat + 1}'s part starts with its suit {suit}, not {words[0]!r}")
+    ranks = []
+    for word in words[1:]:
+        rank = RANK_OF_NAME.get(word.upper())
+        if rank not in COMMONS:
+            raise DealError(f"seat {seat + 1}: {word!r} is not a common (4-10, J, Q, K)")
+        ranks.append(rank)
+    if len(ranks) != 3 or len(set(ranks)) != 3:
+        raise DealError(f"seat {seat + 1}'s reserve is 3 different commons, not {' '.join(words[1:]) or 'none'}")
+    return tuple(ranks)
+
+
+def _parse_action(phase: int, text: str) -> int:
+    word = text.strip().upper()
+    if phase == SELECT:
+        if word not in RANK_OF_NAME:
+            raise MoveError(f"{text!r} is not a rank (A, 2-10, J, Q, K)")
+        return RANK_OF_NAME[word]
+    if phase == ENVOY and word == "PASS":
+        return PASS
+    seat = word[1:] if word[:1] in ("@", "P") else ""
+    if not seat.isdigit() or not 1 <= int(seat) <= 4:
+        raise MoveError(f"{text!r} is not a target seat such as @2" + (" or pass" if phase == ENVOY else ""))
+    return int(seat) - 1

@@ -1,0 +1,630 @@
+"""Open-deal analysis of simultaneous-move games: the four questions of Devil's Throne's §8.
+
+The search knows no rules: it walks states through the simultaneous-move verbs
+(`acting_players`, `legal_actions`, `apply_joint`, `returns`, `is_over`, `key`,
+`round_start`, `cards_in_play`) and refuses any other kind of game in one line.
+
+For a seat P:
+- Q1, optimistic: one agent maximises over every joint action.
+- Q2, paranoid, P commits first: at a simultaneous node P fixes its action, then the other
+  seats (one coalition) answer together to hurt P; a node where P does not act is one
+  minimising choice of the coalition.
+- Q3, paranoid, P commits last: the coalition commits first and P answers.
+- Q4, two players: the value of the zero-sum game on the card margin in mixed strategies, by
+  backward induction with one matrix game per simultaneous node (a pure saddle point, then
+  dominance, then a 2x2 formula, and only then an LP with GLOP).
+
+Q1-Q3 are each asked of two payoffs: P's cards c_P (it adds up over rounds) and the margin
+c_P - max_{Q != P} c_Q (whether P can win: > 0 alone, = 0 shared).  They are plain max/min
+trees, searched by alpha-beta with a transposition table keyed at round starts only (within
+a round two joint actions never meet again, spec §8).  A payoff that adds up stores a
+value-to-go (the key leaves the tricks out); the margin of three or more seats does not add
+up, so its key carries the differences c_P - c_Q, shifted so that the least is 0 (the margin
+is their minimum, so the shift only moves the value).  The game's `cards_in_play` bounds what
+any payoff can still move, which cuts the search where the window says so.
+
+Engines: "python" is this module; "compiled" hands round starts to the game's compiled
+hooks (`compiled_q4`, `compiled_paranoid`: Devil's Throne's C core for two players), which
+run the same searches node for node (the tests compare values, states and table hits);
+"auto" uses them where the game offers them.  For Q4 this module still walks the analysed
+node's own round, for the root mixes.
+
+A search that runs out of budget answers with an interval, never a value: the cheap bounds
+at the root, tightened by the root's finished children (a maximising root's best child is a
+floor, a minimising root's a ceiling) and by the order of the questions (Q2 <= Q3 <= Q1 on
+each payoff, Q2 <= Q4 <= Q3 on the margin).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from games.base import LOST, UNDECIDED, WON, EngineError, Game, UnsupportedGame, Verdict
+from solver.search import Budget
+
+QUESTIONS = ("q1", "q2", "q3", "q4")
+ENGINES = ("auto", "python", "compiled")
+CARDS, MARGIN = "cards", "margin"
+CHECK_EVERY = 256
+#: Matrix entries this close count as equal (Q4 values are sums of LP solutions).
+EPSILON = 1e-9
+REQUIRED_VERBS = ("acting_players", "legal_actions", "apply_joint", "returns", "is_over", "key", "round_start",
+                  "cards_in_play")
+
+
+@dataclass
+class Stats:
+    states: int = 0         # round starts expanded (table misses)
+    nodes: int = 0          # decision nodes visited
+    table_hits: int = 0
+    matrix_games: int = 0   # Q4: simultaneous nodes with two acting seats
+    saddles: int = 0        # ... solved by a pure saddle point
+    lps: int = 0            # ... that needed the LP
+    seconds: float = 0.0
+
+    def add(self, other: Stats) -> None:
+        for name in self.__dataclass_fields__:
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+
+
+@dataclass
+class Answer:
+    """One question's answer for seat P.  `cards` and `margin` are set only when proved;
+    the bounds always hold (equal ends when proved).  Q4 has no cards and its margin may be
+    fractional; its strategies are P's and the opponent's mixes at the root node."""
+
+    question: str
+    seat: int
+    cards: int | None = None
+    cards_bounds: tuple[float, float] = (-math.inf, math.inf)
+    margin: float | None = None
+    margin_bounds: tuple[float, float] = (-math.inf, math.inf)
+    strategy: dict[str, float] | None = None
+    opponent_strategy: dict[str, float] | None = None
+    best_action: str | None = None   # Q1-Q3: P's action at the root, where the value was proved
+    stats: Stats = field(default_factory=Stats)
+    exhausted: str = ""              # the budget that ran out, for an undecided part
+
+    @property
+    def decided(self) -> bool:
+        return self.margin is not None and (self.question == "q4" or self.cards is not None)
+
+    @property
+    def wins(self) -> str | None:
+        """Q1-Q3: 'sole', 'shared' or 'no' where the margin's bounds decide it, else None."""
+        low, high = self.margin_bounds
+        if self.question == "q4":
+            return None
+        if low > 0:
+            return "sole"
+        if low == 0 and high == 0:
+            return "shared"
+        if high < 0:
+            return "no"
+        return None
+
+    @property
+    def verdict(self) -> Verdict:
+        """Q1-Q3: WON when P wins (alone or shared) under the question's model, LOST when it
+        cannot, UNDECIDED while the bounds straddle 0.  Q4: by the sign of the value (who is
+        favoured, not a guarantee), UNDECIDED at exactly 0 or while unproved."""
+        low, high = self.margin_bounds
+        if self.question == "q4":
+            return WON if low > EPSILON else LOST if high < -EPSILON else UNDECIDED
+        return WON if low >= 0 else LOST if high < 0 else UNDECIDED
+
+
+@dataclass
+class Analysis:
+    seat: int
+    answers: dict[str, Answer]
+
+    @property
+    def stats(self) -> Stats:
+        total = Stats()
+        for answer in self.answers.values():
+            total.add(answer.stats)
+        return total
+
+
+class BudgetExceeded(Exception):
+    """The question's time or state budget ran out; the message says which."""
+
+
+def check_simultaneous(game: Game) -> None:
+    """Refuse, in one line, a game this module cannot analyse."""
+    game_type = game.game_type
+    if not game_type.simultaneous or not game_type.deterministic or game_type.repeats:
+        raise UnsupportedGame(f"{game.name} ({game_type.describe()}): the simultaneous-move analysis needs a"
+                              " deterministic simultaneous-move game without repeating positions")
+    missing = [verb for verb in REQUIRED_VERBS if not hasattr(game, verb)]
+    if missing:
+        raise UnsupportedGame(f"{game.name} lacks the simultaneous-move verbs {', '.join(missing)}")
+
+
+def analyse(game: Game, state: Any, seat: int = 0, questions: Sequence[str] = QUESTIONS,
+            budget: Budget = Budget(), engine: str = "auto") -> Analysis:
+    """Answer `questions` (q1-q4) for seat P = `seat` from `state`; each question has the whole
+    budget (its two payoffs share it).  Q4 needs two players.  `engine`: "python", "compiled"
+    (Q4 values of round starts from the game's `compiled_q4` hook; EngineError without one)
+    or "auto" (compiled where the game offers it)."""
+    check_simultaneous(game)
+    players = len(game.returns(state))
+    unknown = [q for q in questions if q not in QUESTIONS]
+    if unknown:
+        raise ValueError(f"unknown question {unknown[0]!r} (known: {', '.join(QUESTIONS)})")
+    if not 0 <= seat < players:
+        raise ValueError(f"seat {seat + 1} is not in a {players}-player game")
+    if "q4" in questions and players != 2:
+        raise UnsupportedGame(f"Q4 (mixed strategies) is defined for two players, not {players}")
+    if engine not in ENGINES:
+        raise EngineError(f"unknown engine {engine!r} (known: {', '.join(ENGINES)})")
+    answers = {}
+    for question in questions:
+        if question == "q4":
+            answers[question] = _answer_q4(game, state, seat, budget, engine)
+        else:
+            answers[question] = _answer_paranoid(game, state, seat, question, budget, engine)
+    _tighten(answers)
+    return Analysis(seat, answers)
+
+
+def equilibrium(game: Game, state: Any, seat: int = 0, budget: Budget = Budget(), engine: str = "auto") -> Answer:
+    """Q4 at `state`: the value to `seat` and both seats' equilibrium mixes at this node
+    (a hint for a two-player game)."""
+    check_simultaneous(game)
+    if len(game.returns(state)) != 2:
+        raise UnsupportedGame("mixed-strategy hints need two players")
+    return _answer_q4(game, state, seat, budget, engine)
+
+
+def matrix_game(matrix: Sequence[Sequence[float]], strategies: bool = False,
+                stats: Stats | None = None) -> tuple[float, list[float] | None, list[float] | None]:
+    """The value of the zero-sum matrix game (rows maximise), and, with `strategies`, an optimal
+    mix for each side.  A pure saddle point skips the LP; so do dominated lines and 2x2 games."""
+    stats = stats if stats is not None else Stats()
+    stats.matrix_games += 1
+    rows, columns = len(matrix), len(matrix[0])
+    row_floors = [min(row) for row in matrix]
+    column_ceilings = [max(matrix[r][c] for r in range(rows)) for c in range(columns)]
+    maxmin, minmax = max(row_floors), min(column_ceilings)
+    if maxmin >= minmax - EPSILON:
+        stats.saddles += 1
+        if not strategies:
+            return maxmin, None, None
+        return maxmin, _pure(rows, row_floors.index(maxmin)), _pure(columns, column_ceilings.index(minmax))
+    keep_rows, keep_columns = _undominated(matrix)
+    reduced = [[matrix[r][c] for c in keep_columns] for r in keep_rows]
+    if len(keep_rows) == 2 and len(keep_columns) == 2 and _mixes_fully(reduced):
+        value, x, y = _two_by_two(reduced)
+    else:
+        stats.lps += 1
+        value, x = _lp_row_player(reduced)
+        y = None
+        if strategies:
+            transposed = [[-reduced[r][c] for r in range(len(keep_rows))] for c in range(len(keep_columns))]
+            y = _lp_row_player(transposed)[1]
+    if not strategies:
+        return value, None, None
+    return value, _spread(x, keep_rows, rows), _spread(y, keep_columns, columns)
+
+
+# ----- Q1-Q3: alpha-beta over max/min layers ----------------------------------------------
+
+def _answer_paranoid(game: Game, state: Any, seat: int, question: str, budget: Budget, engine: str) -> Answer:
+    answer = Answer(question, seat)
+    started = time.perf_counter()
+    deadline = None if budget.time_limit is None else started + budget.time_limit
+    for payoff in (CARDS, MARGIN):
+        compiled = _compiled_paranoid(game, state, seat, question, payoff, engine)
+        search = _Paranoid(game, seat, question, payoff, budget, deadline, answer.stats, compiled)
+        low, high = search.static_bounds(state)
+        try:
+            value = search.run(state)
+            low = high = value
+            if payoff == CARDS:
+                answer.cards = value
+            else:
+                answer.margin = value
+                answer.best_action = search.root_action
+        except BudgetExceeded as exc:
+            answer.exhausted = answer.exhausted or str(exc)
+            low, high = max(low, search.root_floor), min(high, search.root_ceiling)
+        if payoff == CARDS:
+            answer.cards_bounds = (low, high)
+        else:
+            answer.margin_bounds = (low, high)
+    answer.stats.seconds = time.perf_counter() - started
+    return answer
+
+
+def _compiled_paranoid(game: Game, state: Any, seat: int, question: str, payoff: str, engine: str) -> Any:
+    """The game's compiled Q1-Q3 from this round start, None for the Python search."""
+    if engine == "python":
+        return None
+    hook = getattr(game, "compiled_paranoid", None)
+    compiled = hook(state, seat, question, payoff == MARGIN) if hook and game.round_start(state) else None
+    if compiled is None and engine == "compiled":
+        raise EngineError(f"no compiled {question.upper()} engine for {game.name} here"
+                          " (not built, not two players, or not a round start)")
+    return compiled
+
+
+class _Budgeted:
+    def __init__(self, game: Game, budget: Budget, deadline: float | None, stats: Stats):
+        self.game = game
+        self.budget = budget
+        self.deadline = deadline
+        self.stats = stats
+        self.calls = 0
+        self.table: dict = {}
+
+    def _tick(self) -> None:
+        self.stats.nodes += 1
+        self.calls += 1
+        if self.calls % CHECK_EVERY == 0 and self.deadline is not None and time.perf_counter() > self.deadline:
+            raise BudgetExceeded(f"time limit of {self.budget.time_limit:g} s")
+
+    def _exhausted_text(self, which: str) -> str:
+        """The words for a compiled run's "time", "states" or "memory"."""
+        if which == "time":
+            return f"time limit of {self.budget.time_limit:g} s"
+        if which == "states":
+            return f"state budget of {self.budget.max_states} states"
+        return "memory for the transposition table"
+
+    def _count_state(self) -> None:
+        self.stats.states += 1
+        if self.budget.max_states is not None and self.stats.states > self.budget.max_states:
+            raise BudgetExceeded(f"state budget of {self.budget.max_states} states")
+
+
+class _Paranoid(_Budgeted):
+    """Q1-Q3 on one payoff: alpha-beta (fail-soft) with a table of (floor, ceiling) per key."""
+
+    def __init__(self, game: Game, seat: int, question: str, payoff: str, budget: Budget,
+                 deadline: float | None, stats: Stats, compiled: Any = None):
+        super().__init__(game, budget, deadline, stats)
+        self.compiled = compiled
+        self.seat = seat
+        self.question = question
+        self.payoff = payoff
+        self.root = None
+        self.root_floor, self.root_ceiling = -math.inf, math.inf
+        self.root_action: str | None = None
+        self.order = getattr(game, "order_actions", lambda state, seat, actions: actions)
+
+    def run(self, state: Any) -> int:
+        self.root = state
+        self.root_floor, self.root_ceiling = self.static_bounds(state)
+        if self.compiled is not None:
+            return self._run_compiled(state)
+        return self._value(state, -math.inf, math.inf)
+
+    def _run_compiled(self, state: Any) -> int:
+        """The same search in C from a round start; its values are relative to the root."""
+        offset = self._table_key(state)[1]
+        seconds = None if self.deadline is None else self.deadline - time.perf_counter()
+        states = None if self.budget.max_states is None else max(0, self.budget.max_states - self.stats.states)
+        run = self.compiled.value(state, seconds, states)
+        self.stats.states += run.states
+        self.stats.table_hits += run.table_hits
+        self.root_floor = max(self.root_floor, run.root_floor + offset)
+        self.root_ceiling = min(self.root_ceiling, run.root_ceiling + offset)
+        if run.root_action:
+            self.root_action = self.game.format_action(state, run.root_action)
+        if run.value is None:
+            raise BudgetExceeded(self._exhausted_text(run.exhausted))
+        return int(run.value) + offset
+
+    def static_bounds(self, state: Any) -> tuple[int, int]:
+        """No line from `state` leaves the payoff outside these: P gains at most the cards in
+        play, and the others together at most the same cards."""
+        returns, spare = self.game.returns(state), self.game.cards_in_play(state)
+        if self.payoff == CARDS:
+            return returns[self.seat], returns[self.seat] + spare
+        lead = min(returns[self.seat] - r for s, r in enumerate(returns) if s != self.seat)
+        return lead - spare, lead + spare
+
+    def _payoff(self, state: Any) -> int:
+        returns = self.game.returns(state)
+        if self.payoff == CARDS:
+            return returns[self.seat]
+        return min(returns[self.seat] - r for s, r in enumerate(returns) if s != self.seat)
+
+    def _table_key(self, state: Any) -> tuple[Any, int]:
+        """The key and the offset that turns a stored value-to-go into the state's value."""
+        returns = self.game.returns(state)
+        if self.payoff == CARDS:
+            return self.game.key(state), returns[self.seat]
+        leads = [returns[self.seat] - r for s, r in enumerate(returns) if s != self.seat]
+        if len(leads) == 1:
+            return self.game.key(state), leads[0]
+        least = min(leads)
+        return (self.game.key(state), tuple(lead - least for lead in leads)), least
+
+    def _value(self, state: Any, alpha: float, beta: float) -> float:
+        self._tick()
+        if self.game.is_over(state):
+            return self._payoff(state)
+        if not self.game.round_start(state):
+            return self._node(state, alpha, beta)
+        key, offset = self._table_key(state)
+        floor, ceiling = self.static_bounds(state)
+        entry = self.table.get(key)
+        if entry is not None:
+            self.stats.table_hits += 1
+            floor, ceiling = max(floor, entry[0] + offset), min(ceiling, entry[1] + offset)
+        if floor >= beta or floor == ceiling:
+            return floor
+        if ceiling <= alpha:
+            return ceiling
+        low, high = max(alpha, floor), min(beta, ceiling)
+        self._count_state()
+        value = self._node(state, low, high)
+        if value <= low:
+            ceiling = min(ceiling, value)
+        elif value >= high:
+            floor = max(floor, value)
+        else:
+            floor = ceiling = value
+        self.table[key] = (floor - offset, ceiling - offset)
+        return value
+
+    def _node(self, state: Any, alpha: float, beta: float) -> float:
+        acting = self.game.acting_players(state)
+        options = {seat: self.order(state, seat, self.game.legal_actions(state, seat)) for seat in acting}
+        return self._layer(state, acting, options, self._layers(acting), 0, {}, alpha, beta)
+
+    def _layers(self, acting: tuple[int, ...]) -> list[tuple[tuple[int, ...], bool]]:
+        """Who chooses in which order at this node, and whether that choice maximises."""
+        if self.question == "q1":
+            return [(acting, True)]
+        others = tuple(s for s in acting if s != self.seat)
+        if self.seat not in acting:
+            return [(others, False)]
+        if not others:
+            return [((self.seat,), True)]
+        if self.question == "q2":
+            return [((self.seat,), True), (others, False)]
+        return [(others, False), ((self.seat,), True)]
+
+    def _layer(self, state, acting, options, layers, index, chosen, alpha, beta) -> float:
+        if index == len(layers):
+            return self._value(self.game.apply_joint(state, tuple(chosen[s] for s in acting)), alpha, beta)
+        seats, maximise = layers[index]
+        at_root = state is self.root and index == 0
+        best = -math.inf if maximise else math.inf
+        for joint in itertools.product(*(options[s] for s in seats)):
+            chosen.update(zip(seats, joint))
+            value = self._layer(state, acting, options, layers, index + 1, chosen, alpha, beta)
+            if maximise and value > best:
+                best, alpha = value, max(alpha, value)
+                if at_root:
+                    self.root_floor = max(self.root_floor, best)
+                    self.root_action = self._action_text(state, seats, joint)
+            elif not maximise and value < best:
+                best, beta = value, min(beta, value)
+                if at_root:
+                    self.root_ceiling = min(self.root_ceiling, best)
+            if alpha >= beta:
+                break
+        return best
+
+    def _action_text(self, state, seats, joint) -> str | None:
+        if self.seat not in seats or not hasattr(self.game, "format_action"):
+            return None
+        return self.game.format_action(state, joint[seats.index(self.seat)])
+
+
+# ----- Q4: backward induction with a matrix game per simultaneous node ---------------------
+
+def _answer_q4(game: Game, state: Any, seat: int, budget: Budget, engine: str) -> Answer:
+    answer = Answer("q4", seat)
+    started = time.perf_counter()
+    deadline = None if budget.time_limit is None else started + budget.time_limit
+    compiled = None
+    if engine != "python":
+        hook = getattr(game, "compiled_q4", None)
+        compiled = hook(state, seat) if hook else None
+        if compiled is None and engine == "compiled":
+            raise EngineError(f"no compiled Q4 engine for {game.name} here (not built, or not two players)")
+    search = _Equilibrium(game, seat, budget, deadline, answer.stats, compiled)
+    spare = game.cards_in_play(state)
+    lead = search.lead(state)
+    answer.margin_bounds = (lead - spare, lead + spare)
+    try:
+        value, mine, theirs = search.root(state)
+        answer.margin = value
+        answer.margin_bounds = (value, value)
+        answer.strategy, answer.opponent_strategy = mine, theirs
+    except BudgetExceeded as exc:
+        answer.exhausted = str(exc)
+    search.merge_compiled_stats()
+    answer.stats.seconds = time.perf_counter() - started
+    return answer
+
+
+class _Equilibrium(_Budgeted):
+    """Exact values of the two-player zero-sum game on c_P - c_O, table at round starts;
+    with a compiled engine, round starts are valued by it and this class only walks the
+    root's round (for the root mixes)."""
+
+    def __init__(self, game: Game, seat: int, budget: Budget, deadline: float | None, stats: Stats,
+                 compiled: Any = None):
+        super().__init__(game, budget, deadline, stats)
+        self.seat = seat
+        self.other = 1 - seat
+        self.compiled = compiled
+        self.compiled_run = None
+
+    def merge_compiled_stats(self) -> None:
+        run = self.compiled_run
+        if run is not None:
+            self.stats.states += run.states
+            self.stats.table_hits += run.table_hits
+            self.stats.matrix_games += run.matrix_games
+            self.stats.saddles += run.saddles
+            self.stats.lps += run.lps
+
+    def _compiled_value(self, state: Any) -> float:
+        seconds = None if self.deadline is None else self.deadline - time.perf_counter()
+        states = None
+        if self.budget.max_states is not None:
+            done = self.compiled_run.states if self.compiled_run else 0
+            states = self.budget.max_states - self.stats.states - done
+        if (seconds is not None and seconds <= 0) or (states is not None and states < 0):
+            raise BudgetExceeded(self._exhausted_text("time" if seconds is not None and seconds <= 0 else "states"))
+        run = self.compiled.value(state, seconds, states)
+        self.compiled_run = run
+        if run.value is None:
+            raise BudgetExceeded(self._exhausted_text(run.exhausted))
+        return run.value
+
+
+
+    def lead(self, state: Any) -> int:
+        returns = self.game.returns(state)
+        return returns[self.seat] - returns[self.other]
+
+    def root(self, state: Any) -> tuple[float, dict[str, float] | None, dict[str, float] | None]:
+        """The value and, where the game is not over, each seat's mix over its own actions
+        here (a seat that does not act gets None)."""
+        if self.game.is_over(state):
+            return self.lead(state), None, None
+        acting = self.game.acting_players(state)
+        options = {seat: self.game.legal_actions(state, seat) for seat in acting}
+        rows = options.get(self.seat, [None])
+        columns = options.get(self.other, [None])
+        matrix = [[self._child(state, acting, {self.seat: r, self.other: c}) for c in columns] for r in rows]
+        value, x, y = matrix_game(matrix, strategies=True, stats=self.stats)
+        mine = self._mix(state, rows, x) if self.seat in acting else None
+        theirs = self._mix(state, columns, y) if self.other in acting else None
+        return value, mine, theirs
+
+    def _mix(self, state, actions, weights) -> dict[str, float]:
+        text = getattr(self.game, "format_action", lambda s, a: str(a))
+        return {text(state, a): w for a, w in zip(actions, weights) if w > EPSILON}
+
+    def _child(self, state, acting, choice) -> float:
+        return self._value(self.game.apply_joint(state, tuple(choice[s] for s in acting)))
+
+    def _value(self, state: Any) -> float:
+        self._tick()
+        if self.game.is_over(state):
+            return self.lead(state)
+        if not self.game.round_start(state):
+            return self._node(state)
+        if self.compiled is not None:
+            return self.lead(state) + self._compiled_value(state)
+        key, offset = self.game.key(state), self.lead(state)
+        stored = self.table.get(key)
+        if stored is not None:
+            self.stats.table_hits += 1
+            return stored + offset
+        self._count_state()
+        value = self._node(state)
+        self.table[key] = value - offset
+        return value
+
+    def _node(self, state: Any) -> float:
+        acting = self.game.acting_players(state)
+        if len(acting) == 1:
+            seat = acting[0]
+            values = [self._child(state, acting, {seat: a}) for a in self.game.legal_actions(state, seat)]
+            return max(values) if seat == self.seat else min(values)
+        rows = self.game.legal_actions(state, self.seat)
+        columns = self.game.legal_actions(state, self.other)
+        matrix = [[self._child(state, acting, {self.seat: r, self.other: c}) for c in columns] for r in rows]
+        return matrix_game(matrix, stats=self.stats)[0]
+
+
+# ----- matrix games ---------------------------------------------------------------------
+
+def _undominated(matrix: Sequence[Sequence[float]]) -> tuple[list[int], list[int]]:
+    """Rows and columns left by iterated removal of weakly dominated pure lines: the value
+    stays, and optimal mixes of what is left are optimal in the whole game."""
+    rows, columns = list(range(len(matrix))), list(range(len(matrix[0])))
+    changed = True
+    while changed and (len(rows) > 1 or len(columns) > 1):
+        changed = False
+        for r in list(rows):
+            if len(rows) > 1 and any(o != r and all(matrix[o][c] >= matrix[r][c] - EPSILON for c in columns)
+                                     for o in rows):
+                rows.remove(r)
+                changed = True
+        for c in list(columns):
+            if len(columns) > 1 and any(o != c and all(matrix[r][o] <= matrix[r][c] + EPSILON for r in rows)
+                                        for o in columns):
+                columns.remove(c)
+                changed = True
+    return rows, columns
+
+
+def _two_by_two(m: Sequence[Sequence[float]]) -> tuple[float, list[float], list[float]]:
+    """A 2x2 game without a saddle point (dominance removed it otherwise): both sides mix."""
+    (a, b), (c, d) = m
+    denominator = a - b - c + d
+    p = (d - c) / denominator
+    q = (d - b) / denominator
+    return (a * d - b * c) / denominator, [p, 1 - p], [q, 1 - q]
+
+
+def _mixes_fully(m: Sequence[Sequence[float]]) -> bool:
+    """The 2x2 formula holds when each side's best reply flips with the other's choice."""
+    (a, b), (c, d) = m
+    return abs(a - b - c + d) > EPSILON and (a - c) * (d - b) > 0 and (a - b) * (d - c) > 0
+
+
+def _lp_row_player(matrix: Sequence[Sequence[float]]) -> tuple[float, list[float]]:
+    """max v subject to sum_r x_r M[r][c] >= v for every column c, sum x = 1, x >= 0 (GLOP)."""
+    from ortools.linear_solver import pywraplp
+
+    # Entries are rounded (GLOP gives up on coefficients such as 1e-17) and shifted to be at
+    # least 1, so that v is positive and bounded.
+    shift = 1 - min(min(row) for row in matrix)
+    solver = pywraplp.Solver.CreateSolver("GLOP")
+    x = [solver.NumVar(0.0, 1.0, f"x{r}") for r in range(len(matrix))]
+    v = solver.NumVar(0.0, solver.infinity(), "v")
+    for c in range(len(matrix[0])):
+        solver.Add(sum(x[r] * round(matrix[r][c] + shift, 10) for r in range(len(matrix))) >= v)
+    solver.Add(sum(x) == 1)
+    solver.Maximize(v)
+    if solver.Solve() != pywraplp.Solver.OPTIMAL:
+        raise RuntimeError("GLOP found no optimum for a matrix game (every matrix game has one)")
+    weights = [max(0.0, var.solution_value()) for var in x]
+    total = sum(weights)
+    return v.solution_value() - shift, [w / total for w in weights]
+
+
+def _pure(size: int, index: int) -> list[float]:
+    return [1.0 if i == index else 0.0 for i in range(size)]
+
+
+def _spread(weights: list[float], kept: list[int], size: int) -> list[float]:
+    full = [0.0] * size
+    for index, weight in zip(kept, weights):
+        full[index] = weight
+    return full
+
+
+# ----- bounds shared between questions ----------------------------------------------------
+
+def _tighten(answers: dict[str, Answer]) -> None:
+    """Narrow undecided intervals by the questions' order: Q2 <= Q3 <= Q1 on each payoff and
+    Q2 <= Q4 <= Q3 on the margin (each a theorem of its model, spec §8)."""
+    for bounds in ("cards_bounds", "margin_bounds"):
+        chain = [answers[q] for q in ("q2", "q4", "q3", "q1") if q in answers
+                 and not (q == "q4" and bounds == "cards_bounds")]
+        for lower, upper in itertools.combinations(chain, 2):
+            low_l, high_l = getattr(lower, bounds)
+            low_u, high_u = getattr(upper, bounds)
+            if low_l != high_l:  # a proved value stays as proved (Q4's may differ by rounding)
+                setattr(lower, bounds, (low_l, min(high_l, high_u)))
+            if low_u != high_u:
+                setattr(upper, bounds, (max(low_u, low_l), high_u))

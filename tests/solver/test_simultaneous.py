@@ -1,0 +1,308 @@
+"""solver.simultaneous: the four open-deal questions, checked against brute force and each other."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from types import SimpleNamespace
+
+import pytest
+
+from games.base import SOLITAIRE, UnsupportedGame
+from games.devils_throne import DevilsThrone, State
+from games.devils_throne.rules import SELECT
+from solver.search import Budget
+from solver.simultaneous import Stats, _lp_row_player, analyse, equilibrium, matrix_game
+
+HIGHS = (0,) * 10
+TOLERANCE = 1e-6
+
+
+def late_position(game: DevilsThrone, seed: int, cards_left: int) -> State:
+    """A round start reached by random joint play, with at most `cards_left` cards in the
+    smallest hand (and the game not over)."""
+    rng = random.Random(seed)
+    while True:
+        state = game.initial_state(game.deal_from_seed(rng.randrange(10**6)))
+        while not game.is_over(state) and (state.phase != SELECT or min(map(len, state.hands)) > cards_left):
+            seats = game.acting_players(state)
+            state = game.apply_joint(state, tuple(rng.choice(game.legal_actions(state, s)) for s in seats))
+        if not game.is_over(state):
+            return state
+
+
+def brute_paranoid(game, state, seat, question, payoff):
+    """Q1-Q3 by plain recursion over every joint action: no table, no pruning."""
+    if game.is_over(state):
+        returns = game.returns(state)
+        if payoff == "cards":
+            return returns[seat]
+        return min(returns[seat] - r for s, r in enumerate(returns) if s != seat)
+    acting = game.acting_players(state)
+    joints = list(itertools.product(*(game.legal_actions(state, s) for s in acting)))
+    value = {joint: brute_paranoid(game, game.apply_joint(state, joint), seat, question, payoff) for joint in joints}
+    if question == "q1":
+        return max(value.values())
+    if seat not in acting:
+        return min(value.values())
+    mine = acting.index(seat)
+    by_mine: dict = {}
+    for joint, v in value.items():
+        by_mine.setdefault(joint[mine], []).append(v)
+    if len(acting) == 1:
+        return max(v[0] for v in by_mine.values())
+    if question == "q2":
+        return max(min(vs) for vs in by_mine.values())
+    by_theirs: dict = {}
+    for joint, v in value.items():
+        by_theirs.setdefault(joint[:mine] + joint[mine + 1:], []).append(v)
+    return min(max(vs) for vs in by_theirs.values())
+
+
+def contingent_plan_value(game, state, seat):
+    """Q4 as one matrix game over the whole tree: a pure strategy is an action at every node
+    where the seat acts (a node is the joint-action history leading to it)."""
+    nodes = {0: [], 1: []}
+
+    def walk(state, history):
+        if game.is_over(state):
+            return
+        acting = game.acting_players(state)
+        for s in acting:
+            nodes[s].append((history, game.legal_actions(state, s)))
+        for joint in itertools.product(*(game.legal_actions(state, s) for s in acting)):
+            walk(game.apply_joint(state, joint), history + (joint,))
+
+    walk(state, ())
+    sizes = [len(list(itertools.product(*(options for _, options in nodes[s])))) if len(nodes[s]) < 20 else 10**9
+             for s in (0, 1)]
+    assert sizes[0] * sizes[1] <= 20_000, "position too big for the brute force"
+    plans = {s: [dict(zip([h for h, _ in nodes[s]], choice))
+                 for choice in itertools.product(*(options for _, options in nodes[s]))] for s in (0, 1)}
+
+    def play(plan_0, plan_1):
+        current, history = state, ()
+        while not game.is_over(current):
+            joint = tuple((plan_0, plan_1)[s][history] for s in game.acting_players(current))
+            current, history = game.apply_joint(current, joint), history + (joint,)
+        returns = game.returns(current)
+        return returns[seat] - returns[1 - seat]
+
+    mine, theirs = (plans[0], plans[1]) if seat == 0 else (plans[1], plans[0])
+    pairs = (lambda a, b: (a, b)) if seat == 0 else (lambda a, b: (b, a))
+    matrix = [[play(*pairs(a, b)) for b in theirs] for a in mine]
+    return _lp_row_player(matrix)[0]
+
+
+def tiny_positions():
+    """Hand-built two-round endings: aces, threes, deuces, ties and reserves in play."""
+    game = DevilsThrone(2)
+    one = State(9, SELECT, ((1, 5), (4, 9)), ((7,), (6, 8)), (3, 5), (), (), 0, 0, 0, (0,) * 9 + (1,))
+    two = State(9, SELECT, ((1, 3), (1, 2)), ((12,), (5,)), (0, 0), (), (), 0, 0, 0, (1,) * 10)
+    three = State(9, SELECT, ((2, 3), (1, 11)), ((4, 9), (10,)), (2, 1), (), (), 0, 0, 0, (0, 1) * 5)
+    return game, [one, two, three]
+
+
+# ----- the order of the questions -------------------------------------------------------------
+
+@pytest.mark.parametrize("seed", range(30))
+def test_q2_q4_q3_q1_are_ordered_on_two_player_positions(seed):
+    game = DevilsThrone(2)
+    state = late_position(game, seed, 2 + seed % 3)
+    answers = analyse(game, state, seed % 2).answers
+    q1, q2, q3, q4 = (answers[q] for q in ("q1", "q2", "q3", "q4"))
+    assert q2.margin - TOLERANCE <= q4.margin <= q3.margin + TOLERANCE
+    assert q3.margin <= q1.margin and q2.cards <= q3.cards <= q1.cards
+
+
+@pytest.mark.parametrize("players", [2, 3])
+@pytest.mark.parametrize("seed", range(4))
+def test_paranoid_answers_equal_plain_recursion(players, seed):
+    game = DevilsThrone(players)
+    state = late_position(game, seed, 2)
+    answers = analyse(game, state, 0, ("q1", "q2", "q3")).answers
+    for question, answer in answers.items():
+        assert answer.cards == brute_paranoid(game, state, 0, question, "cards")
+        assert answer.margin == brute_paranoid(game, state, 0, question, "margin")
+
+
+def test_four_players_paranoid_answers_equal_plain_recursion():
+    game = DevilsThrone(4)
+    state = late_position(game, 1, 1)
+    answers = analyse(game, state, 2, ("q2", "q3")).answers
+    for question, answer in answers.items():
+        assert answer.margin == brute_paranoid(game, state, 2, question, "margin")
+
+
+# ----- Q4 against the whole matrix game -------------------------------------------------------
+
+@pytest.mark.parametrize("index", range(3))
+@pytest.mark.parametrize("seat", [0, 1])
+def test_q4_equals_the_matrix_game_of_contingent_plans(index, seat):
+    game, positions = tiny_positions()
+    answer = analyse(game, positions[index], seat, ("q4",)).answers["q4"]
+    assert answer.margin == pytest.approx(contingent_plan_value(game, positions[index], seat), abs=TOLERANCE)
+
+
+@pytest.mark.parametrize("seed", [3, 7, 11, 12, 15, 18])
+def test_q4_equals_the_matrix_game_of_contingent_plans_where_play_mixes(seed):
+    game = DevilsThrone(2)
+    state = late_position(game, seed, 2)  # endings chosen for a node without a pure saddle point
+    answer = analyse(game, state, 0, ("q4",)).answers["q4"]
+    assert answer.stats.matrix_games > answer.stats.saddles
+    assert answer.margin == pytest.approx(contingent_plan_value(game, state, 0), abs=TOLERANCE)
+
+
+def test_q4_root_mixes_are_probabilities_that_guarantee_the_value():
+    game = DevilsThrone(2)
+    state = late_position(game, 5, 3)
+    answer = equilibrium(game, state, 0)
+    assert sum(answer.strategy.values()) == pytest.approx(1)
+    assert sum(answer.opponent_strategy.values()) == pytest.approx(1)
+    legal = {game.format_action(state, a) for a in game.legal_actions(state, 0)}
+    assert set(answer.strategy) <= legal
+
+
+# ----- matrix games --------------------------------------------------------------------------
+
+def test_a_pure_saddle_point_skips_the_lp_and_agrees_with_it():
+    rng = random.Random(3)
+    checked = 0
+    for _ in range(300):
+        matrix = [[rng.randint(-5, 5) for _ in range(rng.randint(1, 4))] for _ in range(rng.randint(1, 4))]
+        width = len(matrix[0])
+        matrix = [row[:width] + [0] * (width - len(row)) for row in matrix]
+        stats = Stats()
+        value = matrix_game(matrix, stats=stats)[0]
+        if stats.saddles:
+            checked += 1
+            assert value == pytest.approx(_lp_row_player(matrix)[0], abs=TOLERANCE)
+    assert checked > 50
+
+
+def test_dominance_and_the_two_by_two_formula_agree_with_the_lp():
+    rng = random.Random(4)
+    for _ in range(300):
+        rows, columns = rng.randint(2, 5), rng.randint(2, 5)
+        matrix = [[rng.uniform(-5, 5) for _ in range(columns)] for _ in range(rows)]
+        value, x, y = matrix_game(matrix, strategies=True)
+        assert value == pytest.approx(_lp_row_player(matrix)[0], abs=TOLERANCE)
+        assert min(sum(x[r] * matrix[r][c] for r in range(rows)) for c in range(columns)) >= value - TOLERANCE
+        assert max(sum(y[c] * matrix[r][c] for c in range(columns)) for r in range(rows)) <= value + TOLERANCE
+
+
+def test_matching_pennies_mixes_half_and_half():
+    value, x, y = matrix_game([[1, -1], [-1, 1]], strategies=True)
+    assert value == pytest.approx(0) and x == pytest.approx([0.5, 0.5]) and y == pytest.approx([0.5, 0.5])
+
+
+# ----- budgets and refusals ------------------------------------------------------------------
+
+def test_an_exhausted_budget_gives_an_interval_that_holds_the_value_never_a_value():
+    game = DevilsThrone(2)
+    state = late_position(game, 7, 4)
+    exact = analyse(game, state, 0).answers
+    cut = analyse(game, state, 0, budget=Budget(max_states=5)).answers
+    for question in ("q1", "q2", "q3", "q4"):
+        answer = cut[question]
+        assert answer.margin is None and answer.exhausted
+        low, high = answer.margin_bounds
+        assert low - TOLERANCE <= exact[question].margin <= high + TOLERANCE
+        if question != "q4":
+            low, high = answer.cards_bounds
+            assert low <= exact[question].cards <= high
+
+
+def test_sequential_games_are_refused_in_one_line():
+    with pytest.raises(UnsupportedGame) as error:
+        analyse(SimpleNamespace(name="solitaire", game_type=SOLITAIRE), None)
+    assert "\n" not in str(error.value)
+
+
+def test_q4_is_refused_for_three_players():
+    game = DevilsThrone(3)
+    with pytest.raises(UnsupportedGame):
+        analyse(game, game.initial_state(game.deal_from_seed(0)), 0, ("q4",))
+
+
+@pytest.mark.slow
+def test_a_whole_two_player_deal_keeps_the_order_of_the_questions():
+    game = DevilsThrone(2)
+    answers = analyse(game, game.initial_state(game.deal_from_seed(0)), 0).answers
+    assert answers["q2"].margin - TOLERANCE <= answers["q4"].margin <= answers["q3"].margin + TOLERANCE
+
+
+# ----- the compiled Q4 against the Python reference --------------------------------------------
+
+def _compiled_built() -> bool:
+    from games.devils_throne import compiled
+
+    return compiled._core is not None
+
+
+@pytest.mark.skipif(not _compiled_built(), reason="games/devils_throne/_core is not built")
+@pytest.mark.parametrize("seed", range(16))
+def test_compiled_q4_agrees_with_python_value_and_states(seed):
+    game = DevilsThrone(2)
+    state = late_position(game, seed, 2 + seed % 4)
+    seat = seed % 2
+    python = analyse(game, state, seat, ("q4",), engine="python").answers["q4"]
+    compiled = analyse(game, state, seat, ("q4",), engine="compiled").answers["q4"]
+    assert compiled.margin == pytest.approx(python.margin, abs=TOLERANCE)
+    assert (compiled.stats.states, compiled.stats.matrix_games) == (python.stats.states, python.stats.matrix_games)
+    assert compiled.strategy.keys() == python.strategy.keys()
+
+
+@pytest.mark.skipif(not _compiled_built(), reason="games/devils_throne/_core is not built")
+def test_compiled_q4_under_a_state_budget_gives_an_interval():
+    game = DevilsThrone(2)
+    state = late_position(game, 7, 5)
+    answer = analyse(game, state, 0, ("q4",), budget=Budget(max_states=10), engine="compiled").answers["q4"]
+    exact = analyse(game, state, 0, ("q4",), engine="compiled").answers["q4"]
+    assert answer.margin is None and "state budget" in answer.exhausted
+    assert answer.margin_bounds[0] <= exact.margin <= answer.margin_bounds[1]
+
+
+@pytest.mark.skipif(not _compiled_built(), reason="games/devils_throne/_core is not built")
+@pytest.mark.parametrize("seed", range(12))
+def test_compiled_paranoid_search_is_the_python_search_node_for_node(seed):
+    game = DevilsThrone(2)
+    state = late_position(game, seed, 2 + seed % 5)
+    seat = seed % 2
+    python = analyse(game, state, seat, ("q1", "q2", "q3"), engine="python").answers
+    compiled = analyse(game, state, seat, ("q1", "q2", "q3"), engine="compiled").answers
+    for question, answer in python.items():
+        other = compiled[question]
+        assert (other.cards, other.margin, other.best_action) == (answer.cards, answer.margin, answer.best_action)
+        assert (other.stats.states, other.stats.table_hits) == (answer.stats.states, answer.stats.table_hits)
+
+
+@pytest.mark.skipif(not _compiled_built(), reason="games/devils_throne/_core is not built")
+def test_compiled_paranoid_under_a_state_budget_gives_an_interval():
+    game = DevilsThrone(2)
+    state = late_position(game, 9, 5)
+    cut = analyse(game, state, 0, ("q2",), budget=Budget(max_states=10), engine="compiled").answers["q2"]
+    exact = analyse(game, state, 0, ("q2",), engine="compiled").answers["q2"]
+    assert cut.margin is None and cut.cards is None
+    assert cut.margin_bounds[0] <= exact.margin <= cut.margin_bounds[1]
+    assert cut.cards_bounds[0] <= exact.cards <= cut.cards_bounds[1]
+
+
+def test_engine_compiled_is_refused_for_three_players():
+    from games.base import EngineError
+
+    game = DevilsThrone(3)
+    with pytest.raises(EngineError):
+        analyse(game, game.initial_state(game.deal_from_seed(0)), 0, ("q2",), engine="compiled")
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not _compiled_built(), reason="games/devils_throne/_core is not built")
+def test_seed_0_whole_deal_answers():
+    game = DevilsThrone(2)
+    answers = analyse(game, game.initial_state(game.deal_from_seed(0)), 0, engine="compiled").answers
+    assert (answers["q1"].cards, answers["q1"].margin) == (26, 26)
+    assert (answers["q2"].cards, answers["q2"].margin) == (5, -12)
+    assert (answers["q3"].cards, answers["q3"].margin) == (17, 12)
+    assert answers["q4"].margin == pytest.approx(-0.28566, abs=1e-5)
+    assert answers["q4"].stats.states == 1823947
