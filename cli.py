@@ -247,12 +247,21 @@ def hint(game, seed, deal_text, variants, players, suits, time_limit, max_states
 @deal_options
 @click.option("--moves", default="", help="Start after these moves, separated by ';'.")
 @click.option("--plain", is_flag=True,
-              help="No full screen: one line per position, moves (or u, r, h, f, v, m, q) read from standard input.")
+              help="No full screen: one line per position, moves (or u, r, h, f, v, m, q) read from standard input."
+                   " Devil's Throne is always played this way (actions, or q).")
 @click.option("--samples", type=click.IntRange(min=1), default=200, show_default=True,
               help="Fair hints: solved samples per hint.")
-@click.option("--random-seed", type=int, default=0, show_default=True, help="Fair hints: the sampling seed.")
-def play(game, seed, deal_text, variants, players, suits, moves, plain, samples, random_seed):
-    """Play a deal in the terminal, with hints that peek (h) or not (f), undo and redo."""
+@click.option("--random-seed", type=int, default=0, show_default=True,
+              help="Fair hints: the sampling seed; Devil's Throne: the bots' seed.")
+@click.option("--seat", type=click.IntRange(min=1, max=4), default=1, show_default=True,
+              help="Devil's Throne: the seat you play; bots play the others.")
+@click.option("--bots", "bot_name", type=click.Choice(["random", "greedy", "equilibrium"]),
+              help="Devil's Throne: the bots' policy (docs/play.md)  [default: equilibrium for two players,"
+                   " else greedy].")
+def play(game, seed, deal_text, variants, players, suits, moves, plain, samples, random_seed, seat, bot_name):
+    """Play a deal in the terminal, with hints that peek (h) or not (f), undo and redo.
+    Devil's Throne: you play one seat against bots, the reveal shown after each choice
+    (for now always as with --plain)."""
     import random
 
     from solver.play import PlaySession, run_plain
@@ -260,6 +269,15 @@ def play(game, seed, deal_text, variants, players, suits, moves, plain, samples,
     rules, cards = load_deal(game, seed, deal_text, variants)
     state = rules.initial_state(cards)
     state = rules.apply_line(state, rules.parse_line(state, moves)) if moves.strip() else state
+    if rules.game_type.simultaneous:
+        # No full-screen view shows simultaneous moves yet, so this plays plain with or without --plain.
+        from solver.bots import make_bots, run_plain_simultaneous
+
+        bots = make_bots(rules, state, seat - 1, bot_name)
+        run_plain_simultaneous(rules, state, seat - 1, bots, sys.stdin, sys.stdout, random.Random(random_seed))
+        return
+    if seat != 1 or bot_name is not None:
+        raise UsurperError(f"--seat and --bots are Devil's Throne's options, not {rules.name}'s")
     if plain:
         run_plain(rules, state, sys.stdin, sys.stdout, samples, random.Random(random_seed))
         return

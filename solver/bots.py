@@ -1,0 +1,226 @@
+"""Bots for simultaneous-move games (Devil's Throne), and the plain loop that plays a person
+against them.
+
+A bot is a function `(game, state, seat, rng) -> action` that picks one action for `seat`
+at a node where that seat acts.  The game is played open-deal (spec §7, [R21]): the
+position line shows every hand, so a bot may read them too.
+
+- `random`: a uniform legal action, drawn from the loop's seeded rng.
+- `greedy`: at a Select node, by the round's coin:
+  - HIGH: the *threat* is the highest card any other seat holds (J 11, Q 12, K 13, A 1; the
+    deuce's effect is ignored).  Play the lowest card of the bot's hand that is above the
+    threat; if none is, play the lowest card of its hand.
+  - LOW: the threat is the lowest card any other seat holds.  Play the highest card below
+    the threat; if none is, play the highest card.
+  So it wins the round as cheaply as it surely can, and otherwise throws the card least
+  useful in this round's direction.  At a three's target or an Envoy sub-round it plays
+  the first action in the game's search order (`order_actions`): the highest-numbered
+  target seat, and an ace (onto the highest-numbered legal target) rather than PASS.
+- `equilibrium` (two players only): the Q4 mix of solver.simultaneous at this node for the
+  bot's seat, sampled with the rng.  Each node's solve has a time limit (EQUILIBRIUM_SECONDS
+  by default); where it is undecided in time (typically the first round or two, which need
+  ~10 s) the bot plays `greedy` there instead, and says so.
+
+`run_plain_simultaneous` is the text loop of `usurper play` for such games.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+from typing import Any, TextIO
+
+from games.base import Game, UsurperError
+from games.devils_throne import DevilsThrone
+from games.devils_throne.cards import HIGH
+from games.devils_throne.rules import SELECT
+from solver.search import Budget
+from solver.simultaneous import equilibrium
+
+Bot = Callable[[Game, Any, int, random.Random], Any]
+BOTS = ("random", "greedy", "equilibrium")
+#: Seconds of Q4 search per node for the equilibrium bot: short enough to play at a table,
+#: long enough to decide every node after the first round or two of a two-player deal.
+EQUILIBRIUM_SECONDS = 2.0
+#: The equilibrium bot's table cap: a per-node solve needs far less than a full analysis.
+EQUILIBRIUM_MEMORY_MB = 512
+#: Quit words, matched case-sensitively: the queen's notation is Q.
+QUIT_WORDS = ("q", "quit")
+PLAIN_HELP = ("type your action: its notation (a rank such as 7 or Q, @2, pass) or its number "
+              "in the list (#n always means the n-th); q (lower case) quits")
+
+
+def random_bot(game: Game, state: Any, seat: int, rng: random.Random) -> Any:
+    """A uniform legal action."""
+    return rng.choice(game.legal_actions(state, seat))
+
+
+def greedy_bot(game: Game, state: Any, seat: int, rng: random.Random) -> Any:
+    """The greedy rule of the module docstring (the rng is unused: the rule is deterministic)."""
+    actions = game.legal_actions(state, seat)
+    if _is_select(game, state):
+        return _greedy_card(game, state, seat, actions)
+    return game.order_actions(state, seat, list(actions))[0]
+
+
+class EquilibriumBot:
+    """Samples the node's Q4 mix for its seat; greedy where the solve is undecided in time.
+    `note` says how the last action was chosen (the loop prints it)."""
+
+    def __init__(self, time_limit: float = EQUILIBRIUM_SECONDS):
+        self.time_limit = time_limit
+        self.note = ""
+
+    def mix(self, game: Game, state: Any, seat: int) -> dict[str, float] | None:
+        """The seat's equilibrium mix here (action text -> probability), None if undecided."""
+        budget = Budget(time_limit=self.time_limit, max_memory_mb=EQUILIBRIUM_MEMORY_MB)
+        return equilibrium(game, state, seat, budget).strategy
+
+    def __call__(self, game: Game, state: Any, seat: int, rng: random.Random) -> Any:
+        mix = self.mix(game, state, seat)
+        if not mix:
+            self.note = f"equilibrium undecided in {self.time_limit:g} s: greedy"
+            return greedy_bot(game, state, seat, rng)
+        by_text = {game.format_action(state, a): a for a in game.legal_actions(state, seat)}
+        texts = list(mix)
+        self.note = "equilibrium: " + ", ".join(f"{text} {mix[text]:.2f}" for text in texts)
+        return by_text[rng.choices(texts, weights=[mix[t] for t in texts])[0]]
+
+
+def make_bot(name: str, players: int, time_limit: float = EQUILIBRIUM_SECONDS) -> Bot:
+    """The named bot; `equilibrium` needs two players (Q4 is a two-player value)."""
+    if name == "random":
+        return random_bot
+    if name == "greedy":
+        return greedy_bot
+    if name == "equilibrium":
+        if players != 2:
+            raise UsurperError(f"the equilibrium bot needs two players, not {players} (use greedy or random)")
+        return EquilibriumBot(time_limit)
+    raise UsurperError(f"unknown bot {name!r} (known: {', '.join(BOTS)})")
+
+
+def default_bot(players: int) -> str:
+    return "equilibrium" if players == 2 else "greedy"
+
+
+def make_bots(game: Game, state: Any, human_seat: int, name: str | None = None,
+              time_limit: float = EQUILIBRIUM_SECONDS) -> dict[int, Bot]:
+    """One bot a seat other than the person's (0-based `human_seat`), all of kind `name`
+    (None: equilibrium for two players, else greedy)."""
+    players = len(game.returns(state))
+    if not 0 <= human_seat < players:
+        raise UsurperError(f"seat {human_seat + 1} is not in a {players}-player game (seats 1-{players})")
+    name = name or default_bot(players)
+    # One object per seat: an EquilibriumBot keeps its own note.
+    return {seat: make_bot(name, players, time_limit) for seat in range(players) if seat != human_seat}
+
+
+def run_plain_simultaneous(game: Game, state: Any, human_seat: int, bots: dict[int, Bot], stdin: TextIO,
+                           stdout: TextIO, rng: random.Random) -> Any:
+    """Play `human_seat` (0-based) from stdin against `bots`: per node one position line;
+    where the person acts, their numbered actions and one line read; then the reveal of
+    every acting seat's action.  Ends at the game's end (returns and outcomes printed),
+    at `q` or at the end of input; returns the last state."""
+    say = _printer(stdout)
+    players = len(game.returns(state))
+    missing = [seat + 1 for seat in range(players) if seat != human_seat and seat not in bots]
+    if missing:
+        raise UsurperError(f"no bot for seat(s) {', '.join(map(str, missing))}")
+    say(f"{game.name} ({game.variant}): you are seat {human_seat + 1}; {PLAIN_HELP}")
+    lines, played, node = iter(stdin), [], 0
+    while not game.is_over(state):
+        node += 1
+        say(f"[{node}] {game.describe(state)}")
+        acting = game.acting_players(state)
+        choices = {}
+        if human_seat in acting:
+            action = _ask(game, state, human_seat, lines, say)
+            if action is None:
+                return state
+            choices[human_seat] = action
+        for seat in acting:
+            if seat != human_seat:
+                choices[seat] = _bot_choice(game, state, seat, bots[seat], rng, say)
+        move = tuple(choices[seat] for seat in acting)
+        say("reveal: " + ", ".join(f"seat {seat + 1} {game.format_action(state, choices[seat])}" for seat in acting)
+            + ("" if human_seat in acting else " (you do not act here)"))
+        played.append(game.format_move(state, move))
+        state = game.apply_joint(state, move)
+    _report_end(game, state, played, say)
+    return state
+
+
+# ----- helpers ----------------------------------------------------------------------------
+def _is_select(game: Game, state: Any) -> bool:
+    # Only Devil's Throne's Select node offers cards by rank; any other node (or game) uses
+    # the search order.
+    return isinstance(game, DevilsThrone) and state.phase == SELECT
+
+
+def _greedy_card(game: DevilsThrone, state: Any, seat: int, ranks: list[int]) -> int:
+    others = [rank for other, hand in enumerate(state.hands) if other != seat for rank in hand]
+    if game.mode(state) == HIGH:
+        threat = max(others, default=0)
+        winners = [rank for rank in ranks if rank > threat]
+        return min(winners) if winners else min(ranks)
+    threat = min(others, default=14)
+    winners = [rank for rank in ranks if rank < threat]
+    return max(winners) if winners else max(ranks)
+
+
+def _ask(game: Game, state: Any, seat: int, lines: Iterator[str], say) -> Any | None:
+    """The person's action, re-asked after a bad line; None at `q` or the end of input."""
+    actions = game.legal_actions(state, seat)
+    say("your actions: " + "  ".join(f"{n}) {game.format_action(state, a)}" for n, a in enumerate(actions, 1)))
+    for line in lines:
+        word = line.strip()
+        if word in QUIT_WORDS:  # lower case only: a capital Q is the queen
+            say("(quit; the game is not over)")
+            return None
+        action = _read_action(game, state, actions, word)
+        if action is not None:
+            return action
+        say(f"error: {word!r} is none of your actions here; {PLAIN_HELP}")
+    say("(end of input; the game is not over)")
+    return None
+
+
+def _read_action(game: Game, state: Any, actions: list, word: str) -> Any | None:
+    """A legal action's notation first (at Select a rank is a number too: `7` plays the 7),
+    else the number of a listed action (`#n` always a number)."""
+    by_text = {game.format_action(state, a).lower(): a for a in actions}
+    if word.startswith("#"):
+        word = word[1:]
+    elif word.lower() in by_text:
+        return by_text[word.lower()]
+    elif word.upper() == "T" and "10" in by_text:  # 10 may be typed T, as in every move text
+        return by_text["10"]
+    if word.isdigit() and 1 <= int(word) <= len(actions):
+        return actions[int(word) - 1]
+    return None
+
+
+def _bot_choice(game: Game, state: Any, seat: int, bot: Bot, rng: random.Random, say) -> Any:
+    action = bot(game, state, seat, rng)
+    note = getattr(bot, "note", "")
+    if note:
+        say(f"seat {seat + 1}: {note}")
+    return action
+
+
+def _report_end(game: Game, state: Any, played: list[str], say) -> None:
+    say(f"[end] {game.describe(state)}")
+    returns = game.returns(state)
+    for seat, cards in enumerate(returns):
+        outcome = game.outcome(state, seat)
+        say(f"seat {seat + 1}: {outcome.result.value.lower()}, {cards} cards")
+    say(f"Game over: {game.outcome(state, 0).detail}; returns {' '.join(map(str, returns))}")
+    say(f"moves: {'; '.join(played)}")
+
+
+def _printer(stdout: TextIO):
+    def say(text: str) -> None:
+        stdout.write(text + "\n")
+        stdout.flush()
+    return say

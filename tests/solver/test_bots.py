@@ -1,0 +1,135 @@
+"""solver.bots: Devil's Throne played by a person (piped input) against each bot, end to end."""
+
+from __future__ import annotations
+
+import io
+import random
+
+import pytest
+from click.testing import CliRunner
+
+from games import make_game
+from games.base import UsurperError
+from games.devils_throne.rules import SELECT
+from solver.bots import EquilibriumBot, greedy_bot, make_bot, make_bots, run_plain_simultaneous
+
+SEED = 42
+#: The person always types 1: the first listed action (at Select a held ace is the rank 1,
+#: which is the first action too).  More lines than any game needs.
+FIRST_ACTION = "1\n" * 60
+#: Per-node Q4 time of the equilibrium bot in tests: the first round falls back to greedy,
+#: later nodes solve in well under this.
+QUICK_SECONDS = 0.5
+
+
+def play(players: int, bot: str, human_seat: int = 0, text: str = FIRST_ACTION) -> tuple:
+    game = make_game("devils-throne", [f"players={players}"])
+    start = game.initial_state(game.deal_from_seed(SEED))
+    bots = make_bots(game, start, human_seat, bot, time_limit=QUICK_SECONDS)
+    out = io.StringIO()
+    end = run_plain_simultaneous(game, start, human_seat, bots, io.StringIO(text), out, random.Random(7))
+    return game, start, end, out.getvalue().splitlines()
+
+
+def check_finished(game, start, end, lines: list[str]) -> None:
+    """Over, the printed returns are the engine's, the moves line replays to the same end,
+    and every card is accounted for.  `returns` are the trick piles (spec §5), so they alone
+    need not add up to the cards dealt: unused reserve cards stay out, and a void round's
+    pool leaves the game [R17]."""
+    assert game.is_over(end)
+    returns = game.returns(end)
+    assert f"returns {' '.join(map(str, returns))}" in lines[-2]
+    for seat, cards in enumerate(returns):
+        assert f"seat {seat + 1}: {game.outcome(end, seat).result.value.lower()}, {cards} cards" in lines
+    assert lines[-1].startswith("moves: ")
+    assert game.apply_line(start, game.parse_line(start, lines[-1][len("moves: "):])) == end
+    assert game.cards_in_play(start) == 13 * game.players
+    assert sum(returns) + end.discarded + game.cards_in_play(end) == game.cards_in_play(start)
+
+
+@pytest.mark.parametrize("bot", ["random", "greedy", "equilibrium"])
+def test_two_players_against_each_bot_reach_the_end(bot):
+    game, start, end, lines = play(2, bot)
+    check_finished(game, start, end, lines)
+    assert any(line.startswith("reveal: seat 1 ") for line in lines)
+
+
+def test_three_players_against_greedy_bots():
+    game, start, end, lines = play(3, "greedy", human_seat=1)
+    check_finished(game, start, end, lines)
+    reveals = [line for line in lines if line.startswith("reveal: seat 1 ") and ", seat 3 " in line]
+    assert reveals  # every Select reveals all three seats
+
+
+def test_quit_and_end_of_input_stop_early():
+    *_, end, lines = play(2, "random", text="q\n")
+    assert end.round == 1 and lines[-1] == "(quit; the game is not over)"
+    *_, end, lines = play(2, "random", text="7\n")  # seat 1 holds no 7 and lists 10 actions: the 7th
+    assert lines[-1] == "(end of input; the game is not over)"
+
+
+def test_a_capital_q_is_the_queen_not_quit():
+    *_, lines = play(2, "random", text="Q\nq\n")
+    assert any(line.startswith("reveal: seat 1 Q,") for line in lines)
+    assert lines[-1] == "(quit; the game is not over)"
+
+
+def test_a_bad_line_is_refused_and_asked_again():
+    *_, lines = play(2, "random", text="zz\n#99\n#1\n")
+    assert sum(line.startswith("error: ") for line in lines) == 2
+    assert any(line.startswith("reveal: seat 1 A,") for line in lines)
+
+
+def test_greedy_wins_cheaply_or_throws_the_least_useful_card():
+    game = make_game("devils-throne", ["players=2"])
+    start = game.initial_state(game.deal_from_seed(SEED))
+    # Seed 42 opens LOW and seat 2 holds an ace: nothing goes below it, so seat 1 throws its K.
+    assert game.mode(start) == 1 and greedy_bot(game, start, 0, random.Random()) == 13
+    high = start._replace(coins=(0,) + start.coins[1:], hands=((4, 9, 12), (5, 10, 11)))
+    assert greedy_bot(game, high, 0, random.Random()) == 12  # the lowest card above the J
+    assert greedy_bot(game, high, 1, random.Random()) == 5   # nothing beats the Q: the lowest
+
+
+def test_equilibrium_bot_plays_inside_its_mix():
+    game = make_game("devils-throne", ["players=2"])
+    state = game.initial_state(game.deal_from_seed(SEED))
+    rng = random.Random(0)
+    while not (state.phase == SELECT and len(state.hands[0]) <= 5):  # a late round start: quick to solve
+        seats = game.acting_players(state)
+        state = game.apply_joint(state, tuple(rng.choice(game.legal_actions(state, s)) for s in seats))
+    bot = EquilibriumBot(time_limit=5.0)
+    mix = bot.mix(game, state, 1)
+    assert mix and abs(sum(mix.values()) - 1) < 1e-6
+    support = {text for text, share in mix.items() if share > 1e-9}
+    for draw in range(12):
+        action = bot(game, state, 1, random.Random(draw))
+        assert game.format_action(state, action) in support
+        assert bot.note.startswith("equilibrium: ")
+
+
+def test_equilibrium_needs_two_players_and_seats_must_exist():
+    with pytest.raises(UsurperError, match="two players"):
+        make_bot("equilibrium", 3)
+    game = make_game("devils-throne", ["players=3"])
+    start = game.initial_state(game.deal_from_seed(SEED))
+    with pytest.raises(UsurperError, match="seat 4"):
+        make_bots(game, start, 3)
+    assert set(make_bots(game, start, 0)) == {1, 2} and make_bots(game, start, 0)[1] is greedy_bot
+
+
+def test_cli_plays_to_the_end_with_piped_input():
+    import cli
+
+    result = CliRunner().invoke(cli.usurper, ["play", "devils-throne", "--seed", str(SEED), "--players", "2",
+                                              "--plain", "--bots", "random"], input=FIRST_ACTION)
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[-3].startswith("seat 2: ") and lines[-2].startswith("Game over: ")
+    assert lines[-1].startswith("moves: ")
+
+
+def test_cli_refuses_bots_for_a_solitaire():
+    import cli
+
+    result = CliRunner().invoke(cli.usurper, ["play", "adaman", "--seed", "1", "--bots", "random"], input="")
+    assert result.exit_code != 0 and "Devil's Throne" in str(result.exception)
