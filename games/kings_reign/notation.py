@@ -160,9 +160,9 @@ def _person_at(state: KingsReignState, pos: int) -> int | None:
 # ----- describe and render -------------------------------------------------------------------
 
 def describe(state: KingsReignState) -> str:
-    """One line: phase, counts, trainees, people, enemies and every cell."""
-    parts = [PHASE_NAMES[state.phase], f"deck {len(state.deck)}" + (f" (top {card_name(state.deck[0])})"
-                                                                     if state.deck else "")]
+    """One line: phase, counts, trainees, people, enemies and every cell (what lies face
+    down, the deck's top card included, is not shown: the line is read by players too)."""
+    parts = [PHASE_NAMES[state.phase], f"deck {len(state.deck)}"]
     parts.append(f"people deck Q{state.queens} J{state.jacks}; pool {state.pool}; farm deck {state.farm_deck}; "
                  f"fort deck {state.fort_deck}")
     parts.append("trainees " + (" ".join(_trainee_text(t) for t in state.trainees) or "-"))
