@@ -182,3 +182,16 @@ def parse_card_list(text: str, lookup: Mapping[str, object], expected: Iterable,
 
 def _card_name(card) -> str:
     return getattr(card, "name", str(card))
+
+
+def parse_spaced_cards(text: str, lookup: dict, cards: Sequence, deck_name: str) -> tuple:
+    """Playing cards separated by spaces and/or commas, each once, exactly `cards`; a deal of
+    the wrong length says so beside the first problem found (`deck_name`: "the number deck")."""
+    names = text.replace(",", " ")
+    try:
+        return parse_card_list(names, lookup, cards, separator=None)
+    except DealError as exc:
+        count = len(names.split())
+        if count and count != len(cards):
+            raise DealError(f"{exc} (the deal has {count} cards, {deck_name} {len(cards)})") from None
+        raise

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from games.base import LOST, WON, DealError, Game, GameType, Outcome, Termination, VariantError
-from games.decks import STANDARD_DECK, PlayingCard, parse_card_list, playing_card_lookup, shuffled
+from games.base import LOST, WON, Game, GameType, Outcome, Termination, VariantError
+from games.decks import STANDARD_DECK, PlayingCard, parse_spaced_cards, playing_card_lookup, shuffled
 from games.kings_reign import bounds, notation, rules
 
 #: The number deck in canonical order (§2): ♣A..♣10, ♦A..♦10, ♠A..♠10.
@@ -56,14 +56,7 @@ class KingsReign(Game):
         return shuffled(self.cards, seed)
 
     def parse_deal(self, text: str) -> tuple:
-        names = text.replace(",", " ")
-        try:
-            return parse_card_list(names, LOOKUP, self.cards, separator=None)
-        except DealError as exc:
-            count = len(names.split())
-            if count and count != len(self.cards):
-                raise DealError(f"{exc} (the deal has {count} cards, the number deck {len(self.cards)})") from None
-            raise
+        return parse_spaced_cards(text, LOOKUP, self.cards, "the number deck")
 
     def format_deal(self, deal: tuple) -> str:
         return " ".join(card.name for card in deal)

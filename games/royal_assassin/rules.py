@@ -65,9 +65,9 @@ from __future__ import annotations
 from types import ModuleType
 from typing import NamedTuple
 
-from games.base import LOST, WON, DealError, Game, MoveError, Outcome, Termination, VariantError
+from games.base import LOST, WON, Game, MoveError, Outcome, Termination, VariantError
 from games.decks import JOKER as JOKER_CARD
-from games.decks import STANDARD_DECK, parse_card_list, playing_card_lookup, shuffled
+from games.decks import STANDARD_DECK, parse_spaced_cards, playing_card_lookup, shuffled
 
 SUITS = "CDHS"
 JOKER = 52
@@ -221,14 +221,7 @@ class RoyalAssassinRules(Game):
         return shuffled(self.cards, seed)
 
     def parse_deal(self, text: str) -> tuple:
-        names = text.replace(",", " ")
-        try:
-            return parse_card_list(names, LOOKUP, self.cards, separator=None)
-        except DealError as exc:
-            count = len(names.split())
-            if count and count != len(self.cards):
-                raise DealError(f"{exc} (the deal has {count} cards, this variant's deck {len(self.cards)})") from None
-            raise
+        return parse_spaced_cards(text, LOOKUP, self.cards, "this variant's deck")
 
     def format_deal(self, deal: tuple) -> str:
         return " ".join(card.name for card in deal)
