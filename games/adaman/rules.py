@@ -274,12 +274,9 @@ class AdamanRules(Game):
         raise MoveError(self._why_illegal(state, target, payment))
 
     def describe(self, state: AdamanState) -> str:
-        rows = [
-            ("Capital", state.capital), ("Resources", state.resources),
-            ("Palace", state.palace), ("Controlled", self.controlled(state)),
-        ]
-        text = "; ".join(f"{name}: {self._names(mask)}" for name, mask in rows)
-        return f"Deck: {len(state.deal.cards) - state.dealt} left; {text}"
+        """What a player sees: the rows, the controlled personalities and the spent cards, in
+        the visible-position notation (docs/play.md) that `hint --visible` reads back."""
+        return self.visible_positions().visible_text(self, state)
 
     # ----- helpers ----------------------------------------------------------------------
     def _deal(self, tables: DealTables, dealt: int, capital: int, resources: int, palace: int) -> AdamanState:

@@ -389,6 +389,14 @@ class RoyalAssassinRules(Game):
         raise MoveError(self._why_illegal(state, move, text, legal))
 
     def describe(self, state: RoyalAssassinState) -> str:
+        """What a player sees, in the visible-position notation (docs/play.md) that `hint
+        --visible` reads back; with `redeal`, whose redealt stock's order is seen, the full
+        position (the top of the stock included)."""
+        if not self.redeal:
+            return self.visible_positions().visible_text(self, state)
+        return self._full_description(state)
+
+    def _full_description(self, state: RoyalAssassinState) -> str:
         """One line: stock, reserve (bottom → top), columns with each Royal's cards, Jokers, hand."""
         left = len(state.stock) - state.pos
         parts = [f"Stock: {left} left" + (f" (top {NAMES[state.stock[state.pos]]})" if left else "")]
