@@ -8,6 +8,7 @@ import contextlib
 import multiprocessing
 import os
 import signal
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
@@ -23,6 +24,8 @@ from solver.seeds import SeedRanges
 
 #: Seeds in flight per worker: enough to keep every worker busy, few enough that an
 #: interrupted run loses little and a range of 100,000 seeds is never submitted at once.
+#: Seconds between looks at a deferred Ctrl-C while the pool's seeds run.
+CTRL_C_POLL = 0.1
 WINDOW_PER_WORKER = 4
 
 
@@ -126,13 +129,15 @@ def _rows_from_pool(job: Job, seeds: Iterable[int], workers: int, solve_one: Cal
     window = workers * WINDOW_PER_WORKER
     pool = _new_pool(workers, context)
     pending: dict = {}
+    ctrl_c = _DeferredCtrlC()
     try:
         while True:
             while len(pending) < window and (seed := next(queue, None)) is not None:
                 pending[pool.submit(solve_one, job, seed)] = seed
             if not pending:
                 return
-            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            done, _ = wait(pending, timeout=CTRL_C_POLL, return_when=FIRST_COMPLETED)
+            ctrl_c.raise_if_pressed()
             suspects = []
             for future in done:
                 seed = pending.pop(future)
@@ -153,10 +158,36 @@ def _rows_from_pool(job: Job, seeds: Iterable[int], workers: int, solve_one: Cal
                     yield _solve_alone(job, seed, solve_one, context)
                 pool = _new_pool(workers, context)
     finally:
+        ctrl_c.restore()
         if pending:
             _stop_pool(pool)
         else:
             pool.shutdown(wait=True)
+
+
+class _DeferredCtrlC:
+    """Ctrl-C while a pool runs only sets a flag, acted on between waits: a KeyboardInterrupt
+    raised at an arbitrary point inside the pool's own bookkeeping can leave it locked, so
+    that the run then neither stops nor ends.  Outside the main thread (where no signal
+    handler can be set) Ctrl-C keeps its usual effect."""
+
+    def __init__(self) -> None:
+        self.pressed = False
+        self.previous = None
+        if threading.current_thread() is threading.main_thread():
+            self.previous = signal.signal(signal.SIGINT, self._press)
+
+    def _press(self, signum, frame) -> None:
+        self.pressed = True
+
+    def raise_if_pressed(self) -> None:
+        if self.pressed:
+            raise KeyboardInterrupt
+
+    def restore(self) -> None:
+        if self.previous is not None:
+            signal.signal(signal.SIGINT, self.previous)
+            self.previous = None
 
 
 def _solve_alone(job: Job, seed: int, solve_one: Callable, context) -> dict:
