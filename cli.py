@@ -14,15 +14,16 @@ import json
 import math
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from games import GAMES, make_game
 from games.base import WON, Game, UsurperError
-from solver.analysis import solve_position
-from solver.hints import clairvoyant_hint
-from solver.search import ENGINES, Budget, SolveResult
-from solver.verify import check_claim, replay_text
+from solver.engines import ENGINES
+
+if TYPE_CHECKING:
+    from solver.search import Budget, SolveResult
 
 EXIT_USER_ERROR = 2
 
@@ -158,6 +159,9 @@ def solve_command(game, seed, deal_text, variants, players, suits, time_limit, m
                   engine, as_json, winnable_only, questions, seat):
     """Is the deal winnable, what is the optimal score, and one line of play reaching it
     (Devil's Throne: the open-deal values of its §8 for one seat)."""
+    from solver.analysis import solve_position
+    from solver.search import Budget
+
     rules, cards = load_deal(game, seed, deal_text, variants)
     state = rules.initial_state(cards)
     budget = Budget(time_limit, max_states, max_table, max_memory)
@@ -191,7 +195,9 @@ def hint(game, seed, deal_text, variants, players, suits, time_limit, max_states
     import random
 
     from solver.fair import fair_hint, fair_hint_for_state, move_words, parse_visible
+    from solver.hints import clairvoyant_hint
     from solver.play import where_lost
+    from solver.search import Budget
 
     rng = random.Random(random_seed)
     if visible_text is not None:
@@ -295,6 +301,8 @@ def play(game, seed, deal_text, variants, players, suits, moves, plain, samples,
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 def verify(game, seed, deal_text, variants, players, suits, moves, as_json):
     """Replay a line through the rules: the first illegal move, or the end and score reached."""
+    from solver.verify import replay_text
+
     rules, cards = load_deal(game, seed, deal_text, variants)
     played = replay_text(rules, rules.initial_state(cards), moves)
     outcome = played.outcome
@@ -625,6 +633,8 @@ def seat_words() -> list[str]:
 
 def verify_result(rules: Game, state, result: SolveResult) -> None:
     """Replay the line before anything is printed; a mismatch is a solver bug, never output."""
+    from solver.verify import check_claim
+
     if result.line_score is not None:
         check_claim(rules, state, result.line, result.verdict == WON, result.line_score)
 

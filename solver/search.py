@@ -46,11 +46,11 @@ from games.base import (
     Verdict,
 )
 from solver.cpsat import SECONDS_PER_BOUND, refined_upper_bound
+from solver.engines import ENGINES
 
 __all__ = ["LOST", "UNDECIDED", "WON", "Budget", "SearchSettings", "SolveResult", "Stats", "Verdict", "solve",
            "check_single_player"]
 
-ENGINES = ("auto", "plain", "pruned", "cpsat", "compiled", "compiled-plain")
 #: With engine "cpsat", nodes this shallow whose fast bound does not cut them also ask the
 #: game's refined (slower, CP-SAT) bound.
 REFINED_BOUND_DEPTH = 1
