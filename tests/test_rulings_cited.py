@@ -65,7 +65,7 @@ TABLE_ID = re.compile(rf"^\|\s*\**\s*({ID})\b")
 #: this file does not contain them itself).
 OUTSIDE = ("..", "shared"), ("shared", "rules"), ("shared", "seeds")
 OUTSIDE_STRINGS = tuple("/".join(parts) for parts in OUTSIDE)
-TEXT_SUFFIXES = (".py", ".md", ".c", ".h", ".toml", ".txt", ".cfg")
+TEXT_SUFFIXES = (".py", ".md", ".c", ".h", ".toml", ".txt", ".cfg", ".json")
 
 
 # ----- the docs -------------------------------------------------------------------------
