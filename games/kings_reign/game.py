@@ -9,6 +9,7 @@ same with fewer cards.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from types import ModuleType
 
 from games.base import LOST, WON, Game, GameType, Outcome, Termination, VariantError
 from games.decks import STANDARD_DECK, PlayingCard, parse_spaced_cards, playing_card_lookup, shuffled
@@ -99,6 +100,14 @@ class KingsReign(Game):
 
     def render(self, state: rules.KingsReignState, reveal: bool = False) -> str:
         return notation.render(state, reveal)
+
+    # ----- what a player sees --------------------------------------------------------------
+    def visible_positions(self) -> ModuleType:
+        from games.kings_reign import visible
+        return visible
+
+    def greedy_move(self, state):
+        return self.visible_positions().greedy_move(self, state)
 
     # ----- search facts --------------------------------------------------------------------
     def score_upper_bound(self, state: rules.KingsReignState) -> int:

@@ -17,19 +17,23 @@ from games.kings_reign.rules import (
     BUILD_FORT,
     DEMOLISH,
     DIR_NAMES,
+    DISCOVERED,
     DISPOSE,
     DISPOSE_MOVE,
     DOWN,
+    EXHAUSTED,
     FARM,
     FORT,
     JACK,
     KING,
+    KING_TAKEN,
     LAND,
     NO_CARD,
     OVER,
     PASS,
     QUEEN,
     RUBBLE,
+    STARVED,
     STEP,
     TRAIN,
     TRAIN_JACK,
@@ -53,6 +57,8 @@ SUIT_OF = ("C", "D", "S")
 PHASE_NAMES = {TRAIN: "phase 1 (train)", ACT: "phase 2 (action)", DISPOSE: "over-population disposal",
                OVER: "game over"}
 _CELL = r"(-?\d+)\s*,\s*(-?\d+)"
+ENDING_NAMES = {DISCOVERED: "kingdom discovered", EXHAUSTED: "deck exhausted", KING_TAKEN: "king taken",
+                STARVED: "starved"}
 
 
 def card_name(card: int) -> str:
@@ -160,9 +166,10 @@ def _person_at(state: KingsReignState, pos: int) -> int | None:
 # ----- describe and render -------------------------------------------------------------------
 
 def describe(state: KingsReignState) -> str:
-    """One line: phase, counts, trainees, people, enemies and every cell (what lies face
-    down, the deck's top card included, is not shown: the line is read by players too)."""
-    parts = [PHASE_NAMES[state.phase], f"deck {len(state.deck)}"]
+    """One line: phase (with a disposal's resume index or the ending), counts, trainees,
+    people, enemies and every cell (what lies face down, the deck's top card included, is not
+    shown: the line is read by players too, and games.kings_reign.visible reads it back)."""
+    parts = [phase_text(state.phase, state.resume, state.ending), f"deck {len(state.deck)}"]
     parts.append(f"people deck Q{state.queens} J{state.jacks}; pool {state.pool}; farm deck {state.farm_deck}; "
                  f"fort deck {state.fort_deck}")
     parts.append("trainees " + (" ".join(_trainee_text(t) for t in state.trainees) or "-"))
@@ -173,6 +180,16 @@ def describe(state: KingsReignState) -> str:
                                      for pos, (kind, card) in sorted(grid.items())))
     parts.append(f"score now {score(state)}")
     return "; ".join(parts)
+
+
+def phase_text(phase: int, resume: int, ending: int) -> str:
+    """The phase; a disposal adds the enemy index phase 3 resumes at, a finished game its ending
+    (so that describe holds everything of a state but the face-down cards)."""
+    if phase == DISPOSE:
+        return f"{PHASE_NAMES[phase]} (resume at enemy {resume})"
+    if phase == OVER:
+        return f"{PHASE_NAMES[phase]} ({ENDING_NAMES[ending]})"
+    return PHASE_NAMES[phase]
 
 
 def render(state: KingsReignState, reveal: bool = False) -> str:
