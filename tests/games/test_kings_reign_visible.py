@@ -4,6 +4,7 @@ with the same legal moves, malformed lines are refused in one line, and fair hin
 import random
 
 import pytest
+import random_play
 
 from games import make_game
 from games.base import DealError
@@ -15,15 +16,8 @@ from solver.fair import fair_hint_for_state
 GAME = make_game("kings-reign")
 
 
-def random_positions(game, seeds, steps=200):
-    for seed in seeds:
-        rng = random.Random(seed)
-        state = game.initial_state(game.deal_from_seed(seed))
-        for _ in range(steps):
-            yield state
-            if game.outcome(state) is not None:
-                break
-            state = game.apply(state, rng.choice(game.legal_moves(state)))
+def random_positions(game, seeds):
+    return random_play.random_positions(game, seeds, steps=200)
 
 
 @pytest.mark.parametrize("game", [GAME, KingsReign(NUMBER_CARDS[5:20])], ids=["full", "short-deck"])

@@ -4,6 +4,7 @@ game reaches are refused with one line naming the problem."""
 import random
 
 import pytest
+import random_play
 
 from games import make_game
 from games.adaman import visible as adaman_visible
@@ -18,16 +19,8 @@ ADAMAN_START = ("Deck: 24 left; Capital: Origin, Sailor, Penitent, Betrayal, Win
                 "Controlled: -; Spent: -")
 
 
-def random_positions(game, seeds, steps=80):
-    """Positions of random games: every kind of row, hand and ending."""
-    for seed in seeds:
-        rng = random.Random(seed)
-        state = game.initial_state(game.deal_from_seed(seed))
-        for _ in range(steps):
-            yield state
-            if game.outcome(state) is not None:
-                break
-            state = game.apply(state, rng.choice(game.legal_moves(state)))
+def random_positions(game, seeds):
+    return random_play.random_positions(game, seeds, steps=80)
 
 
 @pytest.mark.parametrize("game, module", [(ADAMAN, adaman_visible), (RA, ra_visible)], ids=["adaman", "ra"])
