@@ -478,6 +478,22 @@ static void note_root(Solver *q, const Node *node, int maximise, double best, co
     }
 }
 
+/* A child's value `v` at a maximising (or minimising) step: the best so far and the window
+ * move with it, the root notes it; true when the window has closed (a cut). */
+static inline int improve(Solver *q, const Node *node, int maximise, double v, double *best, double *alpha,
+                          double *beta, int root, const int a[2]) {
+    if (maximise && v > *best) {
+        *best = v;
+        if (v > *alpha) *alpha = v;
+        if (root) note_root(q, node, 1, *best, a);
+    } else if (!maximise && v < *best) {
+        *best = v;
+        if (v < *beta) *beta = v;
+        if (root) note_root(q, node, 0, *best, a);
+    }
+    return *alpha >= *beta;
+}
+
 static double ab_node(Solver *q, const Node *node, double alpha, double beta, int root) {
     int p = q->p, both = node->n[0] && node->n[1];
     int a[2] = {0, 0};
@@ -488,14 +504,7 @@ static double ab_node(Solver *q, const Node *node, double alpha, double beta, in
             for (a[1] = 0; a[1] < (node->n[1] ? node->n[1] : 1); a[1]++) {
                 double v = ab_child(q, node, a, alpha, beta);
                 if (q->aborted) return best;  /* v is no value: keep the root's bounds sound */
-                if (maximise && v > best) {
-                    best = v; if (v > alpha) alpha = v;
-                    if (root) note_root(q, node, 1, best, a);
-                } else if (!maximise && v < best) {
-                    best = v; if (v < beta) beta = v;
-                    if (root) note_root(q, node, 0, best, a);
-                }
-                if (alpha >= beta) return best;
+                if (improve(q, node, maximise, v, &best, &alpha, &beta, root, a)) return best;
             }
         return best;
     }
@@ -510,15 +519,7 @@ static double ab_node(Solver *q, const Node *node, double alpha, double beta, in
             else if (!outer_max && v > inner_best) { inner_best = v; if (v > ia) ia = v; }
             if (ia >= ib) break;
         }
-        double v = inner_best;
-        if (outer_max && v > best) {
-            best = v; if (v > alpha) alpha = v;
-            if (root) note_root(q, node, 1, best, a);
-        } else if (!outer_max && v < best) {
-            best = v; if (v < beta) beta = v;
-            if (root) note_root(q, node, 0, best, a);
-        }
-        if (alpha >= beta) return best;
+        if (improve(q, node, outer_max, inner_best, &best, &alpha, &beta, root, a)) return best;
     }
     return best;
 }
