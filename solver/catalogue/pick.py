@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import math
 import random
 from importlib.resources import files
@@ -10,6 +9,7 @@ from pathlib import Path
 
 from games.base import WON, UsurperError
 from solver.catalogue.job import ERROR, Catalogue, Job
+from solver.catalogue.store import read_header
 from solver.catalogue.summary import reachable_score
 
 #: Where the shipped catalogues live: the repository's data/catalogue/, installed as the
@@ -23,14 +23,16 @@ def shipped_catalogue(job: Job) -> Path:
 
 
 def shipped_catalogues(job: Job) -> list[Path]:
-    """The whole shipped catalogue of this game and variant: the main file, then the files
-    that answered its undecided seeds again (`GAME-hard-60s.jsonl`, ...), shortest time limit
-    first, so that `read_all` lets the longer answer win.  Empty when nothing is shipped."""
+    """The whole shipped catalogue of this game and variant: the main file, then the others
+    (`GAME-hard-60s.jsonl` answering its undecided seeds again, `GAME-0-99999.jsonl.gz` a
+    wider range asked only for winnability, ...), shortest time limit first, so that
+    `read_all` lets the longer answer win where two know as much.  Empty when nothing is
+    shipped."""
     main = shipped_catalogue(job)
     if not main.exists():
         return []
-    again = [path for path in SHIPPED_DIR.glob(f"{_stem(job)}-*.jsonl")]
-    return [main, *sorted(again, key=_time_limit)]
+    others = [path for pattern in ("jsonl", "jsonl.gz") for path in SHIPPED_DIR.glob(f"{_stem(job)}-*.{pattern}")]
+    return [main, *sorted(others, key=lambda path: (_time_limit(path), path.name))]
 
 
 def _stem(job: Job) -> str:
@@ -40,9 +42,7 @@ def _stem(job: Job) -> str:
 
 def _time_limit(path: Path) -> float:
     """A catalogue file's time limit, from its header line (no limit: last)."""
-    with path.open("rb") as stream:
-        header = json.loads(stream.readline())
-    limit = header.get("time_limit")
+    limit = read_header(path).get("time_limit")
     return math.inf if limit is None else float(limit)
 
 

@@ -4,6 +4,12 @@ Safe against being killed at any moment: only the parent process writes, each ro
 `os.write` of a whole line on an O_APPEND descriptor followed by fsync, so a kill -9 can
 cut at most the last line short, and reopening the file drops such a line before
 appending.  A file asking another question is refused, naming the difference.
+
+A file named `*.gz` is the same JSON Lines, gzip-compressed (a 100,000-seed file is then a
+few megabytes).  gzip cannot be appended to row by row, so a run writes its rows to the
+plain working file `NAME.gz.part` beside it and compresses that into NAME.gz, atomically,
+when every seed asked for is there; an interrupted run leaves the .part, which the next
+run resumes.  Readers read a .gz transparently.
 """
 
 from __future__ import annotations
@@ -11,15 +17,17 @@ from __future__ import annotations
 import contextlib
 import errno
 import glob
+import gzip
 import json
 import math
 import os
 import tempfile
+import zlib
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from games.base import UsurperError
+from games.base import LOST, WON, UsurperError
 from solver.catalogue.job import FORMAT, FORMAT_VERSION, OUTCOMES, QUESTION_FIELDS, Catalogue, Job
 
 
@@ -31,30 +39,78 @@ def read(path: str | os.PathLike) -> Catalogue:
         data = path.read_bytes()
     except OSError as exc:
         raise UsurperError(f"cannot read catalogue {path}: {_reason(exc)}") from None
-    catalogue, _, _ = _parse(path, data)
+    catalogue, _, _ = _parse(path, _unpacked(path, data))
     catalogue.sources = (path,)
     return catalogue
 
 
+def read_header(path: str | os.PathLike) -> dict:
+    """The header of a catalogue file (its first line), without reading its rows."""
+    path = Path(path)
+    try:
+        with (gzip.open(path, "rb") if _is_packed(path) else path.open("rb")) as stream:
+            line = stream.readline()
+        return _parse(path, line if line.endswith(b"\n") else line + b"\n")[0].header
+    except (OSError, EOFError, zlib.error) as exc:
+        raise UsurperError(f"cannot read catalogue {path}: {_reason(exc)}") from None
+
+
+def _is_packed(path: Path) -> bool:
+    """A catalogue named *.gz is stored gzip-compressed."""
+    return path.suffix == ".gz"
+
+
+def _working_file(path: Path) -> Path:
+    """Where a run appends its rows: the file itself, or the plain .part beside a .gz."""
+    return path.with_name(path.name + ".part") if _is_packed(path) else path
+
+
+def _unpacked(path: Path, data: bytes) -> bytes:
+    """The JSON Lines in `data`: gzip-compressed files are recognised by their magic bytes."""
+    if not data.startswith(GZIP_MAGIC):
+        return data
+    try:
+        return gzip.decompress(data)
+    except (OSError, EOFError, zlib.error):
+        raise UsurperError(f"{path} is not a usurper catalogue (a damaged gzip file)") from None
+
+
+GZIP_MAGIC = b"\x1f\x8b"
+
+
 def read_all(paths: Sequence[str | os.PathLike]) -> Catalogue:
     """A game's whole catalogue: the first file, then each later one (a longer search of the
-    seeds the earlier left undecided) answering its seeds again.  A later row replaces an
-    earlier one unless the earlier proved an optimum that the later did not.  Every file
-    must be of the same game, variants and mode of question (optimal rows may be answered
-    again by winnability rows: they only settle the verdict)."""
+    seeds the earlier left undecided, or a wider range asked only for winnability) answering
+    its seeds again.  Of two rows for a seed the one that knows more wins (a proven optimum
+    beats a verdict alone, which beats no verdict: UNDECIDED, ERROR); between rows that know
+    as much, the longer search's (the larger time limit), and then the later file's.  Every
+    file must be of the same game and variants."""
     books = [read(path) for path in paths]
     if not books:
         raise UsurperError("no catalogue file given")
     first = books[0]
-    rows = dict(first.rows)
-    for book in books[1:]:
+    rows: dict[int, dict] = {}
+    ranks: dict[int, tuple] = {}
+    for book in books:
         if (book.header["game"], book.header["variants"]) != (first.header["game"], first.header["variants"]):
             raise UsurperError(f"{book.path} is a catalogue of {book.title}, not of {first.title} like {first.path}")
+        limit = book.header.get("time_limit")
+        budget = math.inf if limit is None else limit
         for seed, row in book.rows.items():
-            earlier = rows.get(seed)
-            if earlier is None or earlier.get("score") is None or row.get("score") is not None:
-                rows[seed] = row
+            rank = (_knowledge(row), budget)
+            if seed not in ranks or rank >= ranks[seed]:
+                rows[seed], ranks[seed] = row, rank
     return Catalogue(first.path, first.header, rows, tuple(book.path for book in books))
+
+
+def _knowledge(row: dict) -> int:
+    """How much a row settles: 2 a proven optimum, 1 a verdict, 0 neither."""
+    if row.get("score") is not None:
+        return 2
+    return 1 if row["outcome"] in DECIDED else 0
+
+
+DECIDED = (WON, LOST)
 
 
 def check_matches(catalogue: Catalogue, job: Job) -> None:
@@ -67,16 +123,23 @@ def check_matches(catalogue: Catalogue, job: Job) -> None:
 class _Writer:
     """The catalogue file opened for appending, locked against a second run on it."""
 
-    def __init__(self, path: Path, fd: int, catalogue: Catalogue, header_line: bytes, order: list[int]):
+    def __init__(self, path: Path, fd: int, catalogue: Catalogue, header_line: bytes, order: list[int],
+                 packed: Path | None = None):
         self.path, self.fd, self.catalogue = path, fd, catalogue
         self.rows = catalogue.rows
         self.header_line = header_line
         self.order = order
+        self.packed = packed
 
     @classmethod
     def open(cls, path: Path, job: Job) -> _Writer:
         """Create the file with its header, or reopen it to resume: check the header,
-        drop a last line cut short, and read the rows already there."""
+        drop a last line cut short, and read the rows already there.  For a .gz `path` the
+        rows go to its plain working file, made from the .gz's rows when there is none."""
+        packed = path if _is_packed(path) else None
+        path = _working_file(path)
+        if packed is not None and not path.exists() and packed.exists():
+            _unpack(packed, path)
         try:
             _make_parent(path)
             fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
@@ -84,8 +147,9 @@ class _Writer:
             raise UsurperError(f"cannot write {path}: {_reason(exc)}") from None
         try:
             _lock(fd, path)
-            for stale in path.parent.glob(f".{glob.escape(path.name)}.*.tmp"):  # a sort cut short by a kill
-                stale.unlink(missing_ok=True)
+            for name in {path.name, (packed or path).name}:  # a rewrite cut short by a kill
+                for stale in path.parent.glob(f".{glob.escape(name)}.*.tmp"):
+                    stale.unlink(missing_ok=True)
             data = _read_all(fd)
             if _is_new(data):
                 os.ftruncate(fd, 0)
@@ -98,7 +162,7 @@ class _Writer:
             if kept < len(data):  # a row cut short by a kill mid-write
                 os.ftruncate(fd, kept)
                 os.fsync(fd)
-            return cls(path, fd, catalogue, data[: data.index(b"\n") + 1], order)
+            return cls(path, fd, catalogue, data[: data.index(b"\n") + 1], order, packed)
         except BaseException:
             os.close(fd)
             raise
@@ -116,18 +180,38 @@ class _Writer:
         self.order.append(seed)
         return True
 
-    def sort(self) -> None:
-        """Leave the rows in seed order (diff-friendly), by an atomic rewrite, if needed."""
+    def finish(self) -> None:
+        """Every seed asked for is there: leave the rows in seed order (diff-friendly) by an
+        atomic rewrite if needed, or, for a .gz, compress them into it and drop the .part."""
+        if self.packed is not None:
+            body = self._sorted_body()
+            _write_atomically(self.packed, lambda handle: handle.write(gzip.compress(body, 9, mtime=0)))
+            self.path.unlink(missing_ok=True)
+            return
         if self.order == sorted(self.order) and len(self.order) == len(set(self.order)):
             return
-        body = b"".join((json.dumps(self.rows[seed]) + "\n").encode() for seed in sorted(self.rows))
-        _write_atomically(self.path, lambda handle: handle.write(self.header_line + body))
+        body = self._sorted_body()
+        _write_atomically(self.path, lambda handle: handle.write(body))
         self.order = sorted(self.rows)
+
+    def _sorted_body(self) -> bytes:
+        return self.header_line + b"".join((json.dumps(self.rows[seed]) + "\n").encode() for seed in sorted(self.rows))
+
+
+def _unpack(packed: Path, path: Path) -> None:
+    """Write the rows of a finished .gz catalogue into its plain working file, to add to them."""
+    try:
+        data = packed.read_bytes()
+    except OSError as exc:
+        raise UsurperError(f"cannot read catalogue {packed}: {_reason(exc)}") from None
+    _write_atomically(path, lambda handle: handle.write(_unpacked(packed, data)))
 
 
 def _check_existing(path: Path, job: Job) -> None:
+    if _is_packed(path) and _working_file(path).exists():
+        path = _working_file(path)
     try:
-        data = path.read_bytes()
+        data = _unpacked(path, path.read_bytes())
     except (FileNotFoundError, NotADirectoryError):
         return  # nothing there yet (a parent that is a file is refused when the file is made)
     except OSError as exc:
@@ -285,8 +369,8 @@ def _make_parent(path: Path) -> None:
         raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(path.parent)) from None
 
 
-def _reason(exc: OSError) -> str:
-    return exc.strerror or str(exc) or type(exc).__name__
+def _reason(exc: BaseException) -> str:
+    return getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
 
 
 def _fsync_dir(directory: Path) -> None:

@@ -101,7 +101,7 @@ def run(path: str | os.PathLike, job: Job, seeds: Iterable[int], workers: int | 
                             on_row(row)
             except KeyboardInterrupt:
                 raise Interrupted(path, sum(seed in seeds for seed in book.rows), len(seeds)) from None
-            book.sort()
+            book.finish()
             outcomes = Counter(row["outcome"] for seed, row in book.rows.items() if seed in seeds)
     finally:
         if client is not None:

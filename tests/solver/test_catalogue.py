@@ -151,6 +151,48 @@ def test_a_line_cut_short_is_dropped_and_its_seed_solved_again(tmp_path):
     assert without_seconds({5: catalogue.read(path).rows[5]}) == without_seconds({5: json.loads(whole)})
 
 
+def test_a_gz_catalogue_is_written_whole_and_read_transparently(tmp_path):
+    plain, packed = tmp_path / "ra.jsonl", tmp_path / "ra.jsonl.gz"
+    catalogue.run(plain, ROYAL, range(6), workers=1)
+    catalogue.run(packed, ROYAL, range(6), workers=1)
+    assert packed.read_bytes()[:2] == b"\x1f\x8b" and not (tmp_path / "ra.jsonl.gz.part").exists()
+    assert without_seconds(catalogue.read(packed).rows) == without_seconds(catalogue.read(plain).rows)
+    assert catalogue.store.read_header(packed) == catalogue.read(plain).header
+
+
+def test_an_interrupted_gz_run_resumes_from_its_part_file_and_extends_a_finished_one(tmp_path):
+    packed, part = tmp_path / "ra.jsonl.gz", tmp_path / "ra.jsonl.gz.part"
+
+    def stop_at_3(job, seed):
+        if seed == 3:
+            raise KeyboardInterrupt
+        return catalogue.solve_seed(job, seed)
+
+    with pytest.raises(catalogue.Interrupted):
+        catalogue.run(packed, ROYAL, range(6), workers=1, solve_one=stop_at_3)
+    assert not packed.exists() and file_seeds(part) == [0, 1, 2]
+    solved = []
+
+    def counting(job, seed):
+        solved.append(seed)
+        return catalogue.solve_seed(job, seed)
+
+    catalogue.run(packed, ROYAL, range(6), workers=1, solve_one=counting)
+    assert solved == [3, 4, 5] and not part.exists() and sorted(catalogue.read(packed).rows) == list(range(6))
+    catalogue.run(packed, ROYAL, range(9), workers=1, solve_one=counting)  # a finished .gz, extended
+    assert solved == [3, 4, 5, 6, 7, 8] and not part.exists()
+    assert sorted(catalogue.read(packed).rows) == list(range(9))
+
+
+def test_a_damaged_gz_catalogue_is_one_line_naming_it(tmp_path):
+    packed = tmp_path / "ra.jsonl.gz"
+    catalogue.run(packed, ROYAL, range(3), workers=1)
+    packed.write_bytes(packed.read_bytes()[:-12])
+    with pytest.raises(UsurperError, match="damaged gzip"):
+        catalogue.read(packed)
+    one_line_error(usurper("catalogue", "stats", str(packed)), "damaged gzip")
+
+
 def test_a_header_cut_short_is_started_again(tmp_path):
     path = tmp_path / "ra.jsonl"
     path.write_text(json.dumps(ROYAL.header())[:20])
