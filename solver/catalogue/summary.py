@@ -111,8 +111,10 @@ def format_summary(summary: dict) -> list[str]:
 
 
 def plot(catalogue: Catalogue, out: str | os.PathLike) -> Path:
-    """A PNG with two panels, the proven scores' histogram (won and lost stacked) and the
-    distribution of solve times (log scale), written atomically to `out`."""
+    """A PNG with three panels, written atomically to `out`: the proven scores' histogram
+    (won and lost stacked), the distribution of solve times (log scale), and the running win
+    rate in seed order with its Wilson 95 % interval (how the figure settles as seeds are
+    added)."""
     try:
         from matplotlib.figure import Figure  # lazily: only --plot needs matplotlib
     except ImportError:
@@ -121,8 +123,8 @@ def plot(catalogue: Catalogue, out: str | os.PathLike) -> Path:
     rows = list(catalogue.rows.values())
     if not rows:
         raise UsurperError(f"{catalogue.path} holds no seeds yet")
-    figure = Figure(figsize=(11, 4.5), layout="constrained")
-    scores_axes, times_axes = figure.subplots(1, 2)
+    figure = Figure(figsize=(16, 4.5), layout="constrained")
+    scores_axes, times_axes, rate_axes = figure.subplots(1, 3)
     proven = [row for row in rows if row.get("score") is not None]
     if proven:
         low = min(row["score"] for row in proven)
@@ -148,8 +150,39 @@ def plot(catalogue: Catalogue, out: str | os.PathLike) -> Path:
         times_axes.axvline(limit, color="black", linestyle="--", label=f"time limit {limit:g} s")
         times_axes.legend()
     times_axes.set(title="Solve time (replay included)", xlabel="seconds (log scale)", ylabel="seeds")
+    _plot_running_win_rate(rate_axes, catalogue)
     figure.suptitle(f"{catalogue.title}: {len(rows):,} seeds, {catalogue.header['mode']}")
     return _write_atomically(Path(out), lambda handle: figure.savefig(handle, format="png", dpi=100))
+
+
+def running_win_rate(catalogue: Catalogue, points: int = 400) -> list[tuple[int, float, float, float]]:
+    """(seeds so far, win rate, Wilson low, Wilson high) at about `points` counts spread
+    evenly on a log scale, taking the seeds in seed order; as in `summarise`, the interval
+    counts undecided seeds as lost for its low end and won for its high end."""
+    outcomes = [row["outcome"] for _, row in sorted(catalogue.rows.items())]
+    count = len(outcomes)
+    marks = sorted({max(1, round(count ** (step / points))) for step in range(points + 1)} | {count})
+    curve = []
+    won = unknown = done = 0
+    for mark in marks:
+        for outcome in outcomes[done:mark]:
+            won += outcome == WON
+            unknown += outcome not in (WON, LOST)
+        done = mark
+        curve.append((mark, won / mark, wilson_interval(won, mark)[0], wilson_interval(won + unknown, mark)[1]))
+    return curve
+
+
+def _plot_running_win_rate(axes, catalogue: Catalogue) -> None:
+    curve = running_win_rate(catalogue)
+    counts = [point[0] for point in curve]
+    axes.fill_between(counts, [100 * point[2] for point in curve], [100 * point[3] for point in curve],
+                      color="tab:blue", alpha=0.25, label="Wilson 95 %")
+    axes.plot(counts, [100 * point[1] for point in curve], color="tab:blue", label="win rate")
+    axes.set_xscale("log")
+    axes.legend()
+    axes.set(title=f"Running win rate: {100 * curve[-1][1]:.2f} % of {counts[-1]:,} seeds",
+             xlabel="seeds, in seed order (log scale)", ylabel="won, % of seeds so far")
 
 
 def reachable_score(row: dict) -> int | None:
