@@ -231,7 +231,8 @@ def hint(game, seed, deal_text, variants, players, suits, time_limit, max_states
     report = {
         "game": rules.name, "variant": rules.variant, "position": advice.position, "move": advice.move_text,
         "move_words": words, "secures": advice.secures, "verdict": advice.verdict, "proven": advice.proven,
-        "best_found": advice.best_found, "exhausted": advice.exhausted, "lost": lost,
+        "best_found": advice.best_found, "upper_bound": advice.result.upper_bound, "exhausted": advice.exhausted,
+        "lost": lost,
     }
     if as_json:
         click.echo(json.dumps(report, indent=2))
@@ -241,7 +242,9 @@ def hint(game, seed, deal_text, variants, players, suits, time_limit, max_states
     if advice.proven:
         click.echo(f"It keeps the optimal score {advice.secures} reachable ({advice.verdict.lower()} with best play).")
     elif advice.best_found is not None:
-        click.echo(f"Not proven ({advice.exhausted} ran out): best line found scores {advice.best_found}.")
+        bound = advice.result.upper_bound
+        within = f"; the optimum is at most {bound} (a proven bound)" if bound is not None else ""
+        click.echo(f"Not proven ({advice.exhausted} ran out): best line found scores {advice.best_found}{within}.")
     else:
         click.echo(f"Not proven ({advice.exhausted} ran out before any line reached the end): "
                    "the hint is the first move in the search order.")

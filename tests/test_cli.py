@@ -85,6 +85,17 @@ def test_hint_gives_a_legal_move_from_the_position_after_the_moves():
     assert game.parse_move(after, report["move"]) in game.legal_moves(after)
 
 
+def test_an_unproven_hint_states_the_proven_bound_on_the_optimum():
+    """King's Reign's optimum is an interval: the hint gives both ends, the best line found
+    and the bound, and the bound is at least the line's score."""
+    done = usurper("hint", "kings-reign", "--seed", "3", "--time-limit", "0.3", "--json")
+    report = json.loads(done.stdout)
+    assert done.returncode == 0 and not report["proven"]
+    assert report["best_found"] <= report["upper_bound"] <= 85
+    text = usurper("hint", "kings-reign", "--seed", "3", "--time-limit", "0.3").stdout
+    assert f"the optimum is at most {report['upper_bound']} (a proven bound)" in text
+
+
 def test_verify_reports_the_end_of_a_legal_line():
     done = usurper("solve", "adaman", "--seed", "5", "--winnable-only", "--json")
     line = "; ".join(json.loads(done.stdout)["line"])
