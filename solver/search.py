@@ -200,7 +200,7 @@ def solve(game: Game, state: Any, mode: str = "optimal", engine: str = "pruned",
             if engine != "auto":
                 raise
             if isinstance(exc, CompiledMissing):
-                _notice_once(f"usurper: note: {exc}; using the Python engine (slower)")
+                notice_once(f"usurper: note: {exc}; using the Python engine (slower)")
             engine = "pruned"  # auto: the same search in Python where C does not reach
     search = _Search(game, engine, budget, settings)
     old_limit = sys.getrecursionlimit()
@@ -216,7 +216,7 @@ def solve(game: Game, state: Any, mode: str = "optimal", engine: str = "pruned",
 _NOTICES: set[str] = set()
 
 
-def _notice_once(text: str) -> None:
+def notice_once(text: str) -> None:
     """A note for the user on stderr, once per process (e.g. the compiled engine is missing)."""
     if text not in _NOTICES:
         _NOTICES.add(text)

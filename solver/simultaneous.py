@@ -44,8 +44,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.base import LOST, UNDECIDED, WON, EngineError, Game, UnsupportedGame, Verdict
-from solver.search import Budget
+from games.base import LOST, UNDECIDED, WON, CompiledMissing, EngineError, Game, UnsupportedGame, Verdict
+from solver.search import Budget, notice_once
 
 QUESTIONS = ("q1", "q2", "q3", "q4")
 ENGINES = ("auto", "python", "compiled")
@@ -247,12 +247,27 @@ def _compiled_paranoid(game: Game, state: Any, seat: int, question: str, payoff:
     """The game's compiled Q1-Q3 from this round start, None for the Python search."""
     if engine == "python":
         return None
-    hook = getattr(game, "compiled_paranoid", None)
-    compiled = hook(state, seat, question, payoff == MARGIN) if hook and game.round_start(state) else None
+    compiled = (_from_hook(game, "compiled_paranoid", engine, state, seat, question, payoff == MARGIN)
+                if game.round_start(state) else None)
     if compiled is None and engine == "compiled":
         raise EngineError(f"no compiled {question.upper()} engine for {game.name} here"
                           " (not built, not two players, or not a round start)")
     return compiled
+
+
+def _from_hook(game: Game, name: str, engine: str, *args: Any) -> Any:
+    """The game's compiled search from its hook `name`, or None (no hook, or it does not
+    apply here).  Not built: an error when asked for by name, else said once on stderr."""
+    hook = getattr(game, name, None)
+    if hook is None:
+        return None
+    try:
+        return hook(*args)
+    except CompiledMissing as exc:
+        if engine == "compiled":
+            raise
+        notice_once(f"usurper: note: {exc}; using the Python engine (slower)")
+        return None
 
 
 class _Budgeted:
@@ -430,8 +445,7 @@ def _answer_q4(game: Game, state: Any, seat: int, budget: Budget, engine: str) -
     deadline = None if budget.time_limit is None else started + budget.time_limit
     compiled = None
     if engine != "python":
-        hook = getattr(game, "compiled_q4", None)
-        compiled = hook(state, seat) if hook else None
+        compiled = _from_hook(game, "compiled_q4", engine, state, seat)
         if compiled is None and engine == "compiled":
             raise EngineError(f"no compiled Q4 engine for {game.name} here (not built, or not two players)")
     search = _Equilibrium(game, seat, budget, deadline, answer.stats, compiled)

@@ -1,7 +1,7 @@
 """The compiled two-player Q1-Q4 values (games/devils_throne/_core.c), behind a small Python face.
 
-The C module is optional: where it is not built, `q4_values` returns None and the solver
-uses the Python engine.  Build it with setup.py (an Extension `games.devils_throne._core`
+The C module is optional: where it is not built, `q4_values` raises CompiledMissing and
+the solver says so once and uses the Python engine.  Build it with setup.py (an Extension `games.devils_throne._core`
 from games/devils_throne/_core.c, like the other games' cores).
 """
 
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from games.base import CompiledMissing
 from games.devils_throne.cards import EFFECT_ORDER
 
 try:
@@ -75,18 +76,26 @@ class ParanoidValues(Q4Values):
 def q4_values(game, state, seat: int) -> Q4Values | None:
     """The compiled Q4 for `state`'s deal, or None (not built, or not two players).  The
     reserves are rebuilt as full stacks: the C side counts depths from the deal's top."""
-    if _core is None or game.players != 2:
+    if game.players != 2:
         return None
+    _require_core()
     reserves = tuple(_full_reserve(reserve) for reserve in state.reserves)
     return Q4Values(game, seat, state.coins, reserves)
 
 
 def paranoid_values(game, state, seat: int, question: str, margin: bool) -> ParanoidValues | None:
     """The compiled Q1-Q3 (`question` "q1".."q3") for `state`'s deal, or None."""
-    if _core is None or game.players != 2:
+    if game.players != 2:
         return None
+    _require_core()
     reserves = tuple(_full_reserve(reserve) for reserve in state.reserves)
     return ParanoidValues(game, seat, state.coins, reserves, int(question[1]), margin)
+
+
+def _require_core() -> None:
+    if _core is None:
+        raise CompiledMissing("the compiled Devil's Throne engine is not built; install a C compiler "
+                              "and the Python headers, then reinstall usurper")
 
 
 def _full_reserve(remaining: tuple[int, ...]) -> tuple[int, ...]:

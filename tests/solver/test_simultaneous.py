@@ -288,6 +288,26 @@ def test_compiled_paranoid_under_a_state_budget_gives_an_interval():
     assert cut.cards_bounds[0] <= exact.cards <= cut.cards_bounds[1]
 
 
+def test_without_the_compiled_core_auto_says_so_once_and_answers_in_python(monkeypatch, capsys):
+    from games.base import CompiledMissing
+    from games.devils_throne import compiled
+    from solver import search
+
+    monkeypatch.setattr(compiled, "_core", None)
+    monkeypatch.setattr(search, "_NOTICES", set())
+    game = DevilsThrone(2)
+    state = late_position(game, 3, 3)
+    python = analyse(game, state, 0, ("q2", "q4"), engine="python").answers
+    auto = analyse(game, state, 0, ("q2", "q4"), engine="auto").answers
+    analyse(game, state, 1, ("q4",), engine="auto")
+    assert (auto["q2"].margin, auto["q4"].margin) == (python["q2"].margin, python["q4"].margin)
+    notes = capsys.readouterr().err.strip().splitlines()
+    assert notes == ["usurper: note: the compiled Devil's Throne engine is not built; install a C compiler and the "
+                     "Python headers, then reinstall usurper; using the Python engine (slower)"]
+    with pytest.raises(CompiledMissing):
+        analyse(game, state, 0, ("q4",), engine="compiled")
+
+
 def test_engine_compiled_is_refused_for_three_players():
     from games.base import EngineError
 
