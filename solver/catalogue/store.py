@@ -123,13 +123,14 @@ def check_matches(catalogue: Catalogue, job: Job) -> None:
 class _Writer:
     """The catalogue file opened for appending, locked against a second run on it."""
 
-    def __init__(self, path: Path, fd: int, catalogue: Catalogue, header_line: bytes, order: list[int],
-                 packed: Path | None = None):
+    def __init__(self, path: Path, fd: int | None, catalogue: Catalogue, header_line: bytes, order: list[int],
+                 packed: Path | None = None, unpacked: bytes = b""):
         self.path, self.fd, self.catalogue = path, fd, catalogue
         self.rows = catalogue.rows
         self.header_line = header_line
         self.order = order
         self.packed = packed
+        self.unpacked = unpacked  # a finished .gz's lines, for its .part when a row is added
 
     @classmethod
     def open(cls, path: Path, job: Job) -> _Writer:
@@ -139,7 +140,7 @@ class _Writer:
         packed = path if _is_packed(path) else None
         path = _working_file(path)
         if packed is not None and not path.exists() and packed.exists():
-            _unpack(packed, path)
+            return cls._over_finished(packed, path, job)
         try:
             _make_parent(path)
             fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
@@ -167,14 +168,29 @@ class _Writer:
             os.close(fd)
             raise
 
+    @classmethod
+    def _over_finished(cls, packed: Path, path: Path, job: Job) -> _Writer:
+        """A finished .gz, its rows read without writing anything: the .part is made only
+        when a row is added, so a run with nothing left to do leaves the files alone."""
+        try:
+            data = _unpacked(packed, packed.read_bytes())
+        except OSError as exc:
+            raise UsurperError(f"cannot read catalogue {packed}: {_reason(exc)}") from None
+        catalogue, kept, order = _parse(packed, data)
+        _check_header(catalogue, job)
+        return cls(path, None, catalogue, data[: data.index(b"\n") + 1], order, packed, data[:kept])
+
     def close(self) -> None:
-        os.close(self.fd)
+        if self.fd is not None:
+            os.close(self.fd)
 
     def append(self, row: dict) -> bool:
         """Write one row durably; a seed already present is never written twice."""
         seed = row["seed"]
         if seed in self.rows:
             return False
+        if self.fd is None:
+            self.fd = _start_working_file(self.path, self.unpacked)
         _write_line(self.fd, (json.dumps(row) + "\n").encode())
         self.rows[seed] = row
         self.order.append(seed)
@@ -184,6 +200,8 @@ class _Writer:
         """Every seed asked for is there: leave the rows in seed order (diff-friendly) by an
         atomic rewrite if needed, or, for a .gz, compress them into it and drop the .part."""
         if self.packed is not None:
+            if self.fd is None:  # nothing added to a finished .gz
+                return
             body = self._sorted_body()
             _write_atomically(self.packed, lambda handle: handle.write(gzip.compress(body, 9, mtime=0)))
             self.path.unlink(missing_ok=True)
@@ -198,13 +216,27 @@ class _Writer:
         return self.header_line + b"".join((json.dumps(self.rows[seed]) + "\n").encode() for seed in sorted(self.rows))
 
 
-def _unpack(packed: Path, path: Path) -> None:
-    """Write the rows of a finished .gz catalogue into its plain working file, to add to them."""
+def _start_working_file(path: Path, data: bytes) -> int:
+    """The .part of a finished .gz, holding its rows, made whole before it appears (a kill
+    leaves no half of it) and only if no other run made one first; opened for appending."""
     try:
-        data = packed.read_bytes()
+        fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     except OSError as exc:
-        raise UsurperError(f"cannot read catalogue {packed}: {_reason(exc)}") from None
-    _write_atomically(path, lambda handle: handle.write(_unpacked(packed, data)))
+        raise UsurperError(f"cannot write {path}: {_reason(exc)}") from None
+    try:
+        _write_line(fd, data)
+        os.chmod(temporary, 0o644)
+        os.link(temporary, path)
+    except FileExistsError:
+        raise UsurperError(f"{path} is being written by another usurper catalogue run") from None
+    except OSError as exc:
+        raise UsurperError(f"cannot write {path}: {_reason(exc)}") from None
+    finally:
+        os.close(fd)
+        os.unlink(temporary)
+    fd = os.open(path, os.O_RDWR | os.O_APPEND)
+    _lock(fd, path)
+    return fd
 
 
 def _check_existing(path: Path, job: Job) -> None:
@@ -283,23 +315,26 @@ _ROW_TYPES = {"score": (int, None), "best": (int, None), "bound": (int, None), "
 
 
 def _has_type(value: Any, kinds: tuple) -> bool:
-    """`value` is one of `kinds`: int excludes bool; float means any finite number >= 0."""
+    """`value` is one of `kinds`: int excludes bool; float means any finite number >= 0.
+    JSON gives exact types (no subclasses but bool), so a type lookup decides."""
     if value is None:
         return None in kinds
-    if isinstance(value, bool):
-        return False
-    if float in kinds and isinstance(value, (int, float)):
-        return math.isfinite(value) and value >= 0
-    return any(kind is not None and isinstance(value, kind) for kind in kinds)
+    kind = type(value)
+    if float in kinds:
+        return (kind is int or kind is float) and math.isfinite(value) and value >= 0
+    return kind in kinds
 
 
 def _loads(line: bytes) -> Any:
     """JSON as the standard has it: NaN and Infinity, which Python would read, are refused."""
-    return json.loads(line, parse_constant=_refuse_constant)
+    return _DECODER.decode(line.decode("utf-8"))
 
 
 def _refuse_constant(word: str) -> Any:
     raise ValueError(f"{word} is not JSON")
+
+
+_DECODER = json.JSONDecoder(parse_constant=_refuse_constant)
 
 
 def _check_header(catalogue: Catalogue, job: Job) -> None:

@@ -68,6 +68,8 @@ def summarise(catalogue: Catalogue) -> dict:
         "wilson_95": [low, high],
         "proven_scores": sum(scores.values()),
         "scores": {str(score): scores[score] for score in sorted(scores)},
+        "score_median": median(list(scores.elements())) if scores else None,
+        "score_mode": max(sorted(scores), key=lambda score: scores[score]) if scores else None,
         "seconds": _spread(seconds), "states": _spread(states),
         "engines": sorted({row["engine"] for row in rows if row.get("engine")}),
     }
@@ -101,8 +103,11 @@ def format_summary(summary: dict) -> list[str]:
         if spread:
             lines.append(f"{name:<14}median {spread['median']:{unit}}  p90 {spread['p90']:{unit}}  "
                          f"p99 {spread['p99']:{unit}}  max {spread['max']:{unit}}")
-    lines.append(f"scores        {summary['proven_scores']:,} proven" +
-                 (":" if summary["scores"] else " (none: mode winnable, or no search finished)"))
+    if summary["scores"]:
+        lines.append(f"scores        {summary['proven_scores']:,} proven: median {summary['score_median']:g}, "
+                     f"mode {summary['score_mode']}")
+    else:
+        lines.append(f"scores        {summary['proven_scores']:,} proven (none: mode winnable, or no search finished)")
     widest = max(summary["scores"].values(), default=1)
     for score, count in summary["scores"].items():
         bar = "#" * max(1, round(40 * count / widest))

@@ -8,6 +8,7 @@ Budgets are state counts, never time, so that every row is deterministic and com
 from __future__ import annotations
 
 import fcntl
+import gzip
 import json
 import os
 import random
@@ -378,10 +379,22 @@ def test_figures_count_undecided_as_lost_for_the_low_end_and_won_for_the_high(tm
     assert round(low, 4) == 0.3127 and round(high, 4) == 0.9433
     assert summary["win_rate"] == 0.6 and summary["win_rate_of_decided"] == 0.75
     assert summary["scores"] == {"30": 1, "70": 2, "80": 1, "90": 1, "95": 1} and summary["proven_scores"] == 6
+    assert (summary["score_median"], summary["score_mode"]) == (75, 70)  # of 30 70 70 80 90 95
     assert summary["seconds"] == pytest.approx({"median": 0.55, "p90": 0.91, "p99": 0.991, "max": 1.0})
     assert summary["states"]["median"] == 55 and summary["states"]["max"] == 100
     text = "\n".join(catalogue.format_summary(summary))
     assert "Wilson 95 % [31.3, 94.3] %" in text and "6 WON, 2 LOST, 2 UNDECIDED, 0 ERROR" in text
+    assert "6 proven: median 75, mode 70" in text
+
+
+def test_the_running_win_rate_ends_at_the_summary_figures_and_counts_each_seed_once(tmp_path):
+    book = catalogue.read(hand_made(tmp_path / "hand.jsonl"))
+    curve = catalogue.summary.running_win_rate(book, points=4)
+    assert [point[0] for point in curve] == sorted({point[0] for point in curve}) and curve[-1][0] == 10
+    first = curve[0]
+    assert first[0] == 1 and first[1] == 1.0  # seed 0 is won
+    summary = catalogue.summarise(book)
+    assert curve[-1][1:] == (summary["win_rate"], *summary["wilson_95"])
 
 
 def test_stats_command_prints_figures_and_plot_writes_a_whole_png(tmp_path):
@@ -419,33 +432,6 @@ def test_pick_command_prints_the_seed_and_how_to_play_it(tmp_path):
     chosen = json.loads(usurper("pick", "adaman", "--catalogue", str(path), "--random-seed", "3", "--json").stdout)
     again = json.loads(usurper("pick", "adaman", "--catalogue", str(path), "--random-seed", "3", "--json").stdout)
     assert chosen["seed"] == again["seed"]
-
-
-@pytest.mark.parametrize("game", ["adaman", "royal-assassin"])
-def test_the_shipped_catalogue_holds_every_seed_once(game):
-    path = catalogue.shipped_catalogue(catalogue.make_job(make_game, game))
-    book = catalogue.read(path)
-    seeds = file_seeds(path)
-    assert len(seeds) == len(set(seeds)) == len(book.rows) == 10_000
-    assert (book.header["game"], book.header["variants"]) == (game, [])
-    assert sorted(seeds) == list(range(10_000))
-
-
-def test_the_shipped_catalogue_agrees_with_solving_again():
-    """The cheapest proven rows of each outcome, solved again: the same verdict and optimum,
-    and the recorded first move is a legal move of the deal."""
-    book = catalogue.read(catalogue.shipped_catalogue(catalogue.make_job(make_game, "adaman")))
-    game = make_game("adaman")
-    proven = sorted((row for row in book.rows.values() if row["score"] is not None), key=lambda row: row["states"])
-    sample = [row for row in proven if row["outcome"] == "WON"][:8] + [row for row in proven
-                                                                       if row["outcome"] == "LOST"][:8]
-    assert len(sample) == 16
-    for row in sample:
-        state = game.initial_state(game.deal_from_seed(row["seed"]))
-        result = solve(game, state, "optimal", "compiled")
-        assert (result.verdict, result.score) == (row["outcome"], row["score"]), row
-        if row["first_move"] is not None:
-            game.parse_move(state, row["first_move"])
 
 
 # ----- the command ----------------------------------------------------------------------
@@ -528,24 +514,6 @@ def test_the_undecided_seeds_print_as_a_seeds_list_that_reads_back(tmp_path):
         parse_seed_range("3,x")
 
 
-@pytest.mark.parametrize("names, mode", [
-    (("adaman.jsonl", "adaman-hard-60s.jsonl", "adaman-hard-300s.jsonl"), "winnable"),
-    (("royal-assassin.jsonl", "royal-assassin-hard-300s.jsonl"), "optimal"),
-])
-def test_the_shipped_hard_seeds_are_exactly_what_each_step_left_undecided(names, mode):
-    """Each shipped hard file asks again exactly the seeds the file before it left undecided
-    (Adaman: the catalogue, then 60 s, then 300 s; Royal Assassin: the catalogue, then
-    300 s), so together they give every seed of 0-9,999 one verdict but the last file's
-    undecided ones."""
-    books = [catalogue.read(catalogue.SHIPPED_DIR / name) for name in names]
-    for before, after in zip(books, books[1:]):
-        assert sorted(after.rows) == catalogue.undecided_seeds(before)
-        assert after.header["mode"] == mode and after.header["game"] == before.header["game"]
-    verdicts = {seed: row["outcome"] for book in books for seed, row in book.rows.items()
-                if row["outcome"] in ("WON", "LOST")}
-    assert len(verdicts) == 10_000 - len(catalogue.undecided_seeds(books[-1]))
-
-
 # ----- a game's whole catalogue: the main file and the files that answered it again -------------
 
 def test_a_later_file_answers_the_undecided_seeds_of_the_main_one(tmp_path):
@@ -567,6 +535,26 @@ def test_a_later_file_answers_the_undecided_seeds_of_the_main_one(tmp_path):
     assert any(line.startswith("read ") and str(again) in line for line in lines)
 
 
+def test_a_wider_winnability_file_fills_in_verdicts_but_never_hides_an_optimum(tmp_path):
+    main, wide = tmp_path / "main.jsonl", tmp_path / "wide.jsonl.gz"
+    optimal = catalogue.make_job(make_game, "royal-assassin", time_limit=60.0).header()
+    winnable = catalogue.make_job(make_game, "royal-assassin", mode="winnable", time_limit=10.0).header()
+    main.write_text("\n".join(json.dumps(line) for line in [
+        optimal, {"seed": 0, "outcome": "WON", "score": 12, "best": 12},
+        {"seed": 1, "outcome": "UNDECIDED", "score": None, "best": 3},
+        {"seed": 2, "outcome": "WON", "score": None, "best": 7}]) + "\n")
+    wide.write_bytes(gzip.compress(("\n".join(json.dumps(line) for line in [
+        winnable, *({"seed": seed, "outcome": outcome, "score": None, "best": 5}
+                    for seed, outcome in enumerate(["WON", "LOST", "WON", "LOST"]))]) + "\n").encode()))
+    whole = catalogue.read_all([main, wide])
+    assert {seed: (row["outcome"], row["score"], row["best"]) for seed, row in whole.rows.items()} == {
+        0: ("WON", 12, 12),  # the proven optimum stays
+        1: ("LOST", None, 5),  # a verdict beats none
+        2: ("WON", None, 7),  # as much known: the longer search's row (60 s against 10 s)
+        3: ("LOST", None, 5)}  # the wider range adds its seeds
+    assert catalogue.summarise(whole)["seeds"] == 4
+
+
 def test_a_file_of_another_game_cannot_answer_a_catalogue(tmp_path):
     main, other = tmp_path / "main.jsonl", tmp_path / "other.jsonl"
     main.write_text(json.dumps(catalogue.make_job(make_game, "royal-assassin").header()) + "\n")
@@ -575,13 +563,3 @@ def test_a_file_of_another_game_cannot_answer_a_catalogue(tmp_path):
         catalogue.read_all([main, other])
 
 
-@pytest.mark.parametrize("game", ["adaman", "royal-assassin"])
-def test_the_shipped_catalogue_holds_every_seed_of_its_range_once(game):
-    """The reader refuses a second row for a seed, so reading every shipped file of the game
-    proves each seed is there once; together they cover 0-9,999 with a verdict for each seed
-    the main file left undecided."""
-    paths = catalogue.shipped_catalogues(catalogue.make_job(make_game, game))
-    whole = catalogue.read_all(paths)
-    assert set(whole.rows) == set(range(10_000))
-    if game == "royal-assassin":
-        assert whole.rows[3152]["outcome"] == "WON"  # answered by the 300 s file
