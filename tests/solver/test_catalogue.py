@@ -159,6 +159,9 @@ def test_a_gz_catalogue_is_written_whole_and_read_transparently(tmp_path):
     assert packed.read_bytes()[:2] == b"\x1f\x8b" and not (tmp_path / "ra.jsonl.gz.part").exists()
     assert without_seconds(catalogue.read(packed).rows) == without_seconds(catalogue.read(plain).rows)
     assert catalogue.store.read_header(packed) == catalogue.read(plain).header
+    before = packed.read_bytes()
+    again = catalogue.run(packed, ROYAL, range(6), workers=1)  # nothing left: nothing rewritten
+    assert again.added == 0 and packed.read_bytes() == before and not (tmp_path / "ra.jsonl.gz.part").exists()
 
 
 def test_an_interrupted_gz_run_resumes_from_its_part_file_and_extends_a_finished_one(tmp_path):
