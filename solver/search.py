@@ -235,7 +235,7 @@ def _compiled(game: Game, state: Any, mode: str, budget: Budget, settings: Searc
         return None
     stats = Stats(run.states, run.table_hits, run.unique, run.max_depth, time.perf_counter() - started)
     exhausted = {
-        "": "", "states": _state_budget(budget.max_states),
+        "": "", "states": state_budget_text(budget.max_states),
         "time": f"time limit of {budget.time_limit:g} s" if budget.time_limit is not None else "",
         "table": cap_reason, "memory": "memory for the transposition table",
     }[run.exhausted]
@@ -243,7 +243,7 @@ def _compiled(game: Game, state: Any, mode: str, budget: Budget, settings: Searc
                        "compiled-plain" if plain else "compiled", stats, exhausted)
 
 
-def _state_budget(states: int | None) -> str:
+def state_budget_text(states: int | None) -> str:
     return f"state budget of {states} state{'' if states == 1 else 's'}" if states is not None else ""
 
 
@@ -265,7 +265,7 @@ class StateMeter:
         if depth > stats.max_depth:
             stats.max_depth = depth
         if budget.max_states is not None and stats.states > budget.max_states:
-            raise BudgetExceeded(_state_budget(budget.max_states))
+            raise BudgetExceeded(state_budget_text(budget.max_states))
         if self.deadline is not None and time.perf_counter() > self.deadline:
             raise BudgetExceeded(f"time limit of {budget.time_limit:g} s")
 

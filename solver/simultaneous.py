@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.base import LOST, UNDECIDED, WON, CompiledMissing, EngineError, Game, UnsupportedGame, Verdict
-from solver.search import Budget, notice_once
+from solver.search import Budget, BudgetExceeded, notice_once, state_budget_text
 
 QUESTIONS = ("q1", "q2", "q3", "q4")
 ENGINES = ("auto", "python", "compiled")
@@ -130,10 +130,6 @@ class Analysis:
         for answer in self.answers.values():
             total.add(answer.stats)
         return total
-
-
-class BudgetExceeded(Exception):
-    """The question's time or state budget ran out; the message says which."""
 
 
 def check_simultaneous(game: Game) -> None:
@@ -290,13 +286,13 @@ class _Budgeted:
         if which == "time":
             return f"time limit of {self.budget.time_limit:g} s"
         if which == "states":
-            return f"state budget of {self.budget.max_states} states"
+            return state_budget_text(self.budget.max_states)
         return "memory for the transposition table"
 
     def _count_state(self) -> None:
         self.stats.states += 1
         if self.budget.max_states is not None and self.stats.states > self.budget.max_states:
-            raise BudgetExceeded(f"state budget of {self.budget.max_states} states")
+            raise BudgetExceeded(state_budget_text(self.budget.max_states))
 
 
 class _Paranoid(_Budgeted):
