@@ -68,6 +68,18 @@ inherits the neutral defaults here):
                                          `compiled_entry_bytes` says what its table entry
                                          costs, so the solver can turn memory into entries.
 
+Games whose positions repeat (searched by solver/cycles.py) may also offer, read there with
+getattr (absent: every state is remembered, no estimate, no aimed phase):
+
+    checkpoint(state)           -> bool  which states the visited set remembers (every cycle
+                                         passes through one)
+    progress(state)             -> int   how far a state has come, to order beams and the
+                                         best-first open list (a guide, never a bound)
+    aimed_successors(state)     -> list  (child, moves to it) along lines aiming at the
+                                         game's maximum score; may leave out anything, as
+                                         it only serves to find better lines
+    aimed_progress(state)       -> int   the order for those lines (default: progress)
+
 Every hook is a fact about positions; how a search is scheduled (quick-win rounds, a first
 pass, level or value probes) is the solver's own setting, never a game attribute.  Games
 never import the solver: hooks take and return plain values (the dataclasses below), and

@@ -25,11 +25,13 @@ one path may be cut short by a visited state that lies on that very path.  Inste
   The best-first search has the same fact with its open list.
 - **Wins first, then better wins.**  `winnable`: a depth-first search in the game's move
   order (`order_moves`), stopped at the first win.  `optimal`: that first win, then beam
-  phases over checkpoint states ordered by the game's `progress` estimate (they follow
-  deep lines fast but prove nothing, so their lines only raise the incumbent), then a
-  complete best-first traversal pruned by that incumbent, which alone can prove the
-  optimum.  (The depth-first traversal with `bounded=True` is the same proof with a
-  stack instead of an open list.)
+  phases (they follow deep lines fast but prove nothing, so their lines only raise the
+  incumbent): over the game's own successors towards its maximum score when it has them
+  (`aimed_successors`, ordered by `aimed_progress`), then over checkpoint states ordered
+  by `progress`; then a complete best-first traversal pruned by that incumbent, which
+  alone can prove the optimum (a line scoring the maximum proves itself).  (The
+  depth-first traversal with `bounded=True` is the same proof with a stack instead of an
+  open list.)
 
 Verdicts: WON with a line that is replayed through the rules before it is returned; LOST
 only from a complete traversal; otherwise UNDECIDED.  A budget that runs out leaves WON
@@ -57,8 +59,13 @@ ENTRY_BYTES = 600
 BEAM_WIDTHS = (16, 64, 256, 1024)
 #: A beam stops after this many turns without a better best estimate (it is wandering).
 BEAM_PATIENCE = 20
-#: Share of the time limit the beam phases may use (the rest goes to the complete search).
+#: Share of the time limit the beams over checkpoint states may use after the aimed beams
+#: (the rest goes to the complete search).
 BEAM_SHARE = 0.3
+#: Beam widths tried in turn over the game's errands towards its maximum score.
+AIMED_WIDTHS = (4, 16, 64, 256)
+#: Share of the time limit the aimed beams may use, before the other beam phases.
+AIMED_SHARE = 0.4
 
 
 def solve_cycles(game: Game, state: Any, mode: str = "optimal", budget: Budget = Budget(),
@@ -115,9 +122,11 @@ class _CycleSearch:
             else:
                 complete, upper = self._depth_first(bounded=False)
                 if self.win is not None and self.win[0] < self.game.max_score:
+                    self._aimed_phases()
+                if self.win is not None and self.win[0] < self.game.max_score:
                     self._beam_phases()
-                    if self.win[0] < self.game.max_score:
-                        complete, upper = self._best_first()
+                if self.win is not None and self.win[0] < self.game.max_score:
+                    complete, upper = self._best_first()
             exhausted = ""
         except BudgetExceeded as exc:
             exhausted = str(exc)
@@ -221,20 +230,49 @@ class _CycleSearch:
         return self.win[0] if self.win else None
 
     # ----- beam phases -------------------------------------------------------------------------
+    def _aimed_phases(self) -> None:
+        """Beams of growing width over the game's own successors towards its maximum score
+        (`aimed_successors`: several moves each, chosen by game knowledge, any of them may be
+        left out), when the game has them.  They prune every state whose sound bound is below
+        that score; like every beam they only ever raise the incumbent."""
+        successors = getattr(self.game, "aimed_successors", None)
+        if successors is None:
+            return
+        rank = getattr(self.game, "aimed_progress", self.progress)
+        self.running = "beam"
+        stop = self._share_end(AIMED_SHARE)
+        for width in AIMED_WIDTHS:
+            if stop is not None and time.perf_counter() >= stop:
+                break
+            if self._beam(width, stop, lambda state: self._counted(successors(state)), rank, self.game.max_score):
+                break
+
+    def _counted(self, successors):
+        """The game's successors, each counted against the budget like any other state."""
+        for child, moves in successors:
+            self._count(len(moves))
+            yield child, moves
+
     def _beam_phases(self) -> None:
         """Beams of growing width over checkpoint states, each a whole game deep: they reach
         the long lines a good score needs, and only ever raise the incumbent."""
         self.running = "beam"
-        limit = self.budget.time_limit
-        stop = None if limit is None else self.started + BEAM_SHARE * limit
+        stop = self._share_end(AIMED_SHARE + BEAM_SHARE)
         for width in BEAM_WIDTHS:
             if stop is not None and time.perf_counter() >= stop:
                 break
-            if self._beam(width, stop):
+            if self._beam(width, stop, self._turn, self.progress):
                 break
 
-    def _beam(self, width: int, stop: float | None) -> bool:
-        """One beam of `width`; True when it reached the game's maximum score."""
+    def _share_end(self, share: float) -> float | None:
+        limit = self.budget.time_limit
+        return None if limit is None else self.started + share * limit
+
+    def _beam(self, width: int, stop: float | None, expand: Callable, rank: Callable[[Any], int],
+              target: int | None = None) -> bool:
+        """One beam of `width` over `expand(state)` -> (child, moves) ordered by `rank`,
+        pruning children that cannot beat the incumbent (or reach `target`); True when it
+        reached the game's maximum score."""
         game = self.game
         seen: set = set()
         layer = [(self.root, ())]
@@ -243,9 +281,9 @@ class _CycleSearch:
         while layer and stalled < BEAM_PATIENCE:
             children: list = []
             for state, line in layer:
-                for child, moves in self._turn(state):
+                for child, moves in expand(state):
+                    full = line + tuple(moves)
                     outcome = game.outcome(child)
-                    full = line + moves
                     if outcome is not None:
                         self._note(outcome.won, outcome.score, full)
                         if self.win is not None and self.win[0] >= game.max_score:
@@ -255,9 +293,10 @@ class _CycleSearch:
                     if key in seen:
                         continue
                     seen.add(key)
-                    if self.win is not None and game.score_upper_bound(child) <= self.win[0]:
+                    bound = game.score_upper_bound(child)
+                    if (self.win is not None and bound <= self.win[0]) or (target is not None and bound < target):
                         continue
-                    children.append((-self.progress(child), next(tie), child, full))
+                    children.append((-rank(child), next(tie), child, full))
                 if stop is not None and time.perf_counter() >= stop:
                     return False
             chosen = heapq.nsmallest(width, children)

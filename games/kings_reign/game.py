@@ -13,7 +13,7 @@ from types import ModuleType
 
 from games.base import LOST, WON, Game, GameType, Outcome, Termination, VariantError
 from games.decks import STANDARD_DECK, PlayingCard, parse_spaced_cards, playing_card_lookup, shuffled
-from games.kings_reign import bounds, notation, rules
+from games.kings_reign import aim, bounds, notation, rules
 
 #: The number deck in canonical order (§2): ♣A..♣10, ♦A..♦10, ♠A..♠10.
 NUMBER_CARDS = tuple(card for suit in "CDS" for card in STANDARD_DECK if card.suit == suit and card.rank <= 10)
@@ -121,6 +121,15 @@ class KingsReign(Game):
 
     def progress(self, state: rules.KingsReignState) -> int:
         return bounds.progress(state)
+
+    # ----- lines aimed at the maximum score (a heuristic guide, games/kings_reign/aim.py) -----
+    def aimed_successors(self, state: rules.KingsReignState) -> list[tuple[rules.KingsReignState, tuple]]:
+        """(next state, the moves to it) for lines aiming at `max_score`; may leave out
+        anything, as the search that uses it only looks for better lines."""
+        return aim.aimed_successors(state)
+
+    def aimed_progress(self, state: rules.KingsReignState) -> int:
+        return aim.aimed_progress(state)
 
 
 def score_detail(state: rules.KingsReignState) -> str:

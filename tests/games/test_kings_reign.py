@@ -7,11 +7,13 @@ import random
 
 import pytest
 
-from games.base import DealError, MoveError, Termination, VariantError
-from games.kings_reign import NUMBER_CARDS, KingsReign, render
+from games.base import WON, DealError, MoveError, Termination, VariantError
+from games.kings_reign import NUMBER_CARDS, KingsReign, aim, render
 from games.kings_reign import rules as r
 from games.kings_reign.game import card_index
 from games.kings_reign.notation import card_name
+from solver.cycles import solve_cycles
+from solver.search import Budget
 
 GAME = KingsReign()
 BY_NAME = {card.name: card for card in NUMBER_CARDS}
@@ -565,3 +567,67 @@ def test_conservation_of_every_card_group_over_random_playouts():
             endings.add(outcome.reason)
             assert outcome.score == r.score(state)
     assert {Termination.KING_TAKEN, Termination.STARVED} <= endings
+
+
+# ----- lines aimed at a perfect score (aim.py) ------------------------------------------------------------
+
+def test_a_calm_step_never_brings_an_enemy():
+    """The aimed search avoids enemies by taking calm steps only: check that against the
+    rules for every step onto a card, over random playouts."""
+    rng = random.Random(11)
+    checked = 0
+    for _playout in range(150):
+        state = GAME.initial_state(GAME.deal_from_seed(rng.randrange(10_000)))
+        for _ in range(80):
+            moves = GAME.legal_moves(state)
+            if not moves:
+                break
+            if state.phase == r.ACT and not state.enemies:
+                grid = r.board(state.cells)
+                for move in moves:
+                    if move[0] != r.STEP:
+                        continue
+                    source, (kind, card) = move[1], grid[move[1] + r.DIRS[move[2]]]
+                    if kind in (r.LAND, r.DOWN) and aim.calm(grid[source], card):
+                        child = GAME.apply(state, move)
+                        assert not child.enemies
+                        checked += 1
+            state = GAME.apply(state, rng.choice(moves))
+    assert checked > 1000
+
+
+def test_aimed_errands_replay_through_the_rules_and_wake_no_enemy():
+    rng = random.Random(3)
+    state = GAME.initial_state(GAME.deal_from_seed(3))
+    for _ in range(20):
+        successors = GAME.aimed_successors(state)
+        assert successors
+        for child, moves in successors:
+            here = state
+            for move in moves:
+                assert move in GAME.legal_moves(here)
+                here = GAME.apply(here, move)
+            assert here == child and not child.enemies and child.phase in (r.TRAIN, r.OVER)
+        state = rng.choice([child for child, _ in successors if child.phase == r.TRAIN])
+    assert GAME.aimed_successors(make_state(BASE, {(0, 0): "J"}, enemies=[(1, 0)], phase=r.TRAIN)) == []
+
+
+def test_a_face_down_card_is_stranded_when_no_calm_step_can_ever_reach_it():
+    cells = {(0, 0): "K", (-1, 0): "F", (0, 1): "9C", (0, 2): "##AD", (1, 2): "##2S", (1, 0): "2C", (1, 1): "##3S",
+             (0, -1): "5D"}
+    state = make_state(cells, {(0, 0): "Q"}, phase=r.TRAIN)
+    # 3S is turned calmly from 2C; AD and 2S lie only next to higher cards: stranded
+    assert aim._stranded(state.cells) == (r.position(0, 2), r.position(1, 2))
+    farmed = make_state({**cells, (0, 1): "F9D"}, {(0, 0): "Q"}, phase=r.TRAIN)  # opens AD, and AD opens 2S
+    assert aim._stranded(farmed.cells) == ()
+    assert aim.aimed_progress(farmed) > aim.aimed_progress(state)
+
+
+def test_optimal_search_finds_and_proves_a_perfect_line():
+    root = GAME.initial_state(GAME.deal_from_seed(0))
+    result = solve_cycles(GAME, root, "optimal", Budget(time_limit=60))
+    assert result.verdict == WON and result.score == result.upper_bound == 85
+    state = root
+    for move in result.line:
+        state = GAME.apply(state, move)
+    assert state.ending == r.DISCOVERED and not state.enemies and r.score(state) == 85
