@@ -70,7 +70,7 @@ def summarise(catalogue: Catalogue) -> dict:
         "scores": {str(score): scores[score] for score in sorted(scores)},
         "score_median": median(list(scores.elements())) if scores else None,
         "score_mode": max(sorted(scores), key=lambda score: scores[score]) if scores else None,
-        "seconds": _spread(seconds), "states": _spread(states),
+        "seconds": _spread(seconds), "states": _spread(states), "seconds_total": sum(seconds),
         "engines": sorted({row["engine"] for row in rows if row.get("engine")}),
     }
 
@@ -101,8 +101,9 @@ def format_summary(summary: dict) -> list[str]:
     for name, unit in (("seconds", ".3f"), ("states", ",.0f")):
         spread = summary[name]
         if spread:
+            total = f"  total {summary['seconds_total']:,.0f} s of one core" if name == "seconds" else ""
             lines.append(f"{name:<14}median {spread['median']:{unit}}  p90 {spread['p90']:{unit}}  "
-                         f"p99 {spread['p99']:{unit}}  max {spread['max']:{unit}}")
+                         f"p99 {spread['p99']:{unit}}  max {spread['max']:{unit}}{total}")
     if summary["scores"]:
         lines.append(f"scores        {summary['proven_scores']:,} proven: median {summary['score_median']:g}, "
                      f"mode {summary['score_mode']}")

@@ -385,6 +385,7 @@ def test_figures_count_undecided_as_lost_for_the_low_end_and_won_for_the_high(tm
     assert (summary["score_median"], summary["score_mode"]) == (75, 70)  # of 30 70 70 80 90 95
     assert summary["seconds"] == pytest.approx({"median": 0.55, "p90": 0.91, "p99": 0.991, "max": 1.0})
     assert summary["states"]["median"] == 55 and summary["states"]["max"] == 100
+    assert summary["seconds_total"] == pytest.approx(5.5)
     text = "\n".join(catalogue.format_summary(summary))
     assert "Wilson 95 % [31.3, 94.3] %" in text and "6 WON, 2 LOST, 2 UNDECIDED, 0 ERROR" in text
     assert "6 proven: median 75, mode 70" in text
