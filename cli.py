@@ -465,10 +465,12 @@ def catalogue_run(game, seeds, out, variants, mode, engine, time_limit, max_stat
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 @click.option("--undecided", is_flag=True,
               help="Only print the seeds not decided (UNDECIDED or ERROR), as a --seeds list.")
-def catalogue_stats(files, plot, as_json, undecided):
+@click.option("--unproven", is_flag=True,
+              help="Only print the seeds without a proven optimal score (decided or not), as a --seeds list.")
+def catalogue_stats(files, plot, as_json, undecided, unproven):
     """Outcomes, win rate (Wilson 95 %), score distribution and solve times of a catalogue;
-    several FILES: a main file and those that answered its undecided seeds again, the later
-    answer winning."""
+    several FILES: a main file and those that answered its seeds again, the row that knows
+    most winning."""
     from solver import catalogue as catalogues
 
     book = catalogues.read_all(files)
@@ -477,8 +479,10 @@ def catalogue_stats(files, plot, as_json, undecided):
         make_game(book.header["game"], book.header["variants"])
     except UsurperError as exc:
         raise UsurperError(f"{file}: {exc}") from None
-    if undecided:
-        click.echo(catalogues.seed_list(catalogues.undecided_seeds(book)))
+    if undecided and unproven:
+        raise UsurperError("give --undecided or --unproven, not both")
+    if undecided or unproven:
+        click.echo(catalogues.seed_list((catalogues.undecided_seeds if undecided else catalogues.unproven_seeds)(book)))
         return
     summary = catalogues.summarise(book)
     if plot is not None:

@@ -40,12 +40,20 @@ from solver.catalogue.job import (
 )
 from solver.catalogue.pick import SHIPPED_DIR, pick_row, shipped_catalogue, shipped_catalogues
 from solver.catalogue.store import check_matches, read, read_all
-from solver.catalogue.summary import Tally, format_summary, plot, seed_list, summarise, undecided_seeds
+from solver.catalogue.summary import (
+    Tally,
+    format_summary,
+    plot,
+    seed_list,
+    summarise,
+    undecided_seeds,
+    unproven_seeds,
+)
 from solver.catalogue.work import Interrupted, RunReport, run
 
 __all__ = [
     "ENGINE_VERSION", "ERROR", "FORMAT", "FORMAT_VERSION", "OUTCOMES", "SHIPPED_DIR", "Catalogue", "Interrupted",
     "Job", "RunReport", "Tally", "check_matches", "error_row", "format_summary", "job", "make_job", "pick",
     "pick_row", "plot", "read", "read_all", "run", "seed_list", "shipped_catalogue", "shipped_catalogues",
-    "solve_seed", "store", "summarise", "summary", "undecided_seeds", "work",
+    "solve_seed", "store", "summarise", "summary", "undecided_seeds", "unproven_seeds", "work",
 ]

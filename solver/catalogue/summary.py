@@ -19,6 +19,12 @@ def undecided_seeds(catalogue: Catalogue) -> list[int]:
     return sorted(seed for seed, row in catalogue.rows.items() if row["outcome"] in (UNDECIDED, ERROR))
 
 
+def unproven_seeds(catalogue: Catalogue) -> list[int]:
+    """The seeds without a proven optimal score, decided or not: what a longer optimal
+    search should retry."""
+    return sorted(seed for seed, row in catalogue.rows.items() if row.get("score") is None)
+
+
 def seed_list(seeds: Iterable[int]) -> str:
     """Seeds as the --seeds text that names exactly them: runs written A-B, joined by commas."""
     parts: list[str] = []
