@@ -97,7 +97,8 @@ def format_summary(summary: dict) -> list[str]:
     files = summary.get("files") or [summary["file"]]
     lines = [
         f"{summary['file']}: {summary['game']} ({variant}), {summary['mode']}, engine {summary['engine']}, {budget}",
-        *([f"read          {' + '.join(files)} (a later file's answer replaces an earlier one)"]
+        *([f"read          {' + '.join(files)} (for each seed, the row that knows most: "
+           "a proven optimum, a verdict, the longer search)"]
           if len(files) > 1 else []),
         f"seeds         {summary['seeds']:,} (seeds {summary['first_seed']}-{summary['last_seed']})",
         "outcomes      " + ", ".join(f"{outcomes[name]:,} {name}" for name in OUTCOMES),
