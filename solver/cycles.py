@@ -61,11 +61,13 @@ BEAM_WIDTHS = (16, 64, 256, 1024)
 BEAM_PATIENCE = 20
 #: Share of the time limit the beams over checkpoint states may use after the aimed beams
 #: (the rest goes to the complete search).
-BEAM_SHARE = 0.3
+BEAM_SHARE = 0.15
 #: Beam widths tried in turn over the game's errands towards its maximum score.
 AIMED_WIDTHS = (4, 16, 64, 256)
-#: Share of the time limit the aimed beams may use, before the other beam phases.
-AIMED_SHARE = 0.4
+#: Share of the time limit the aimed beams may use, before the other beam phases: most of
+#: it, as they alone reach the maximum (and so prove it), and a short limit must leave them
+#: time to finish their first, narrowest beam.
+AIMED_SHARE = 0.8
 
 
 def solve_cycles(game: Game, state: Any, mode: str = "optimal", budget: Budget = Budget(),
