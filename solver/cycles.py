@@ -22,7 +22,7 @@ one path may be cut short by a visited state that lies on that very path.  Inste
   search has opened; a finished (or pruned) state has no unopened child, so it is a stack
   frame with the next state still unexplored (or the terminal is bounded by the prune).
   So max(incumbent, the bound of every stack frame with moves left) bounds the optimum.
-  The best-first search has the same fact with its open list.
+  The best-first search has the same fact with its open list and the state it is expanding.
 - **Wins first, then better wins.**  `winnable`: a depth-first search in the game's move
   order (`order_moves`), stopped at the first win.  `optimal`: that first win, then beam
   phases (they follow deep lines fast but prove nothing, so their lines only raise the
@@ -110,6 +110,7 @@ class _CycleSearch:
         self.visited: set = set()
         self.frames: list[list] = []    # depth-first stack: [state, ordered moves, next index]
         self.open_list: list = []       # best-first: (priority, tie, state, line, bound)
+        self.expanding_bound: int | None = None  # best-first: the bound of the state being expanded
         self.running = ""               # the phase under way, for the bound of an early stop
 
     # ----- the schedule ----------------------------------------------------------------------
@@ -337,6 +338,7 @@ class _CycleSearch:
             _, _, state, line, bound = heapq.heappop(open_list)
             if self.mode == "optimal" and self.win is not None and bound <= self.win[0]:
                 continue
+            self.expanding_bound = bound  # off the open list but not yet expanded: still frontier
             for move in game.legal_moves(state):
                 child = game.apply(state, move)
                 full = line + (move,)
@@ -358,6 +360,7 @@ class _CycleSearch:
                 if self.mode == "optimal" and self.win is not None and child_bound <= self.win[0]:
                     continue
                 heapq.heappush(open_list, (-self.progress(child), next(tie), child, full, child_bound))
+            self.expanding_bound = None
         return True, self._best_known()
 
     # ----- bookkeeping -----------------------------------------------------------------------
@@ -366,7 +369,9 @@ class _CycleSearch:
         open list of the best-first search, the stack of a depth-first traversal, and the
         root's own bound when a beam (which proves nothing) was running."""
         if self.running == "best-first":
-            frontier = max((entry[4] for entry in self.open_list), default=None)
+            bounds = [entry[4] for entry in self.open_list]
+            frontier = max(bounds + [self.expanding_bound] if self.expanding_bound is not None else bounds,
+                           default=None)
         elif self.running == "depth-first" and self.frames:
             frontier = self._stack_bound()
         elif self.game.outcome(self.root) is None:

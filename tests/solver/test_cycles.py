@@ -7,8 +7,8 @@ import pytest
 
 from games.base import GameType, UnsupportedGame
 from games.kings_reign import NUMBER_CARDS, KingsReign
-from solver.cycles import solve_cycles
-from solver.search import Budget
+from solver.cycles import _CycleSearch, solve_cycles
+from solver.search import Budget, BudgetExceeded
 from solver.verify import replay
 
 BY_NAME = {card.name: card for card in NUMBER_CARDS}
@@ -80,6 +80,19 @@ def test_upper_bound_never_below_the_optimum_when_the_budget_runs_out(text):
             assert result.score == best_win
         if result.verdict == "WON":
             assert replay(game, root, result.line).outcome.score == result.line_score
+
+
+def test_a_best_first_search_stopped_while_it_expands_a_state_still_bounds_by_that_state():
+    """The state being expanded is off the open list but its children are not all on it:
+    stopped then (here at its first child, with a poor incumbent), the bound is still at
+    least that state's own bound, never the incumbent alone."""
+    game = KingsReign()
+    root = game.initial_state(game.deal_from_seed(362))
+    search = _CycleSearch(game, root, Budget(max_states=0), "optimal", "deep")
+    search.win = (8, [])
+    with pytest.raises(BudgetExceeded):
+        search._best_first()
+    assert search._frontier_bound() == game.score_upper_bound(root) == 85
 
 
 def test_full_deal_first_win_replays_and_bounds_hold():
