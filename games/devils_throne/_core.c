@@ -357,14 +357,25 @@ static Round apply_effect(const Solver *q, Round d, int power, int owner, int ta
     return d;
 }
 
+/* The seats an effect may target (a reserve with cards left): Martyr and Lover name theirs,
+ * the others choose either seat, listed seat 0 first or, with `seat_1_first`, seat 1 first
+ * (each search's own move order). */
+static int effect_targets(const Round *d, int power, int owner, int seat_1_first, int targets[2]) {
+    int other = 1 - owner, n = 0;
+    if (power == MARTYR) { if (d->s.depth[owner] < 3) targets[n++] = other; }
+    else if (power == LOVER) { if (d->s.depth[other] < 3) targets[n++] = other; }
+    else for (int k = 0; k < 2; k++) {
+        int seat = seat_1_first ? 1 - k : k;
+        if (d->s.depth[seat] < 3) targets[n++] = seat;
+    }
+    return n;
+}
+
 static double effects_value(Solver *q, Round d, int index) {
     for (; index < q->neffects; index++) {
-        int power = q->power[index], owner = q->owner[index], other = 1 - owner;
+        int power = q->power[index], owner = q->owner[index];
         if (d.main[owner] != 3) continue;
-        int targets[2], n = 0;
-        if (power == MARTYR) { if (d.s.depth[owner] < 3) targets[n++] = other; }
-        else if (power == LOVER) { if (d.s.depth[other] < 3) targets[n++] = other; }
-        else for (int seat = 0; seat < 2; seat++) if (d.s.depth[seat] < 3) targets[n++] = seat;
+        int targets[2], n = effect_targets(&d, power, owner, 0, targets);
         if (n == 1) d = apply_effect(q, d, power, owner, targets[0]);
         if (n == 2) {
             double a = effects_value(q, apply_effect(q, d, power, owner, targets[0]), index + 1);
@@ -535,12 +546,9 @@ static double ab_envoy(Solver *q, const Round *d, double alpha, double beta) {
 
 static double ab_effects(Solver *q, Round d, int index, double alpha, double beta) {
     for (; index < q->neffects; index++) {
-        int power = q->power[index], owner = q->owner[index], other = 1 - owner;
+        int power = q->power[index], owner = q->owner[index];
         if (d.main[owner] != 3) continue;
-        int targets[2], n = 0;
-        if (power == MARTYR) { if (d.s.depth[owner] < 3) targets[n++] = other; }
-        else if (power == LOVER) { if (d.s.depth[other] < 3) targets[n++] = other; }
-        else for (int seat = 1; seat >= 0; seat--) if (d.s.depth[seat] < 3) targets[n++] = seat;
+        int targets[2], n = effect_targets(&d, power, owner, 1, targets);
         if (n == 1) d = apply_effect(q, d, power, owner, targets[0]);
         if (n == 2) {
             int maximise = q->question == 1 || owner == q->p;

@@ -240,7 +240,10 @@ def _compiled_built() -> bool:
     return compiled._core is not None
 
 
-@pytest.mark.skipif(not _compiled_built(), reason="games/devils_throne/_core is not built")
+needs_core = pytest.mark.skipif(not _compiled_built(), reason="games/devils_throne/_core is not built")
+
+
+@needs_core
 @pytest.mark.parametrize("seed", range(16))
 def test_compiled_q4_agrees_with_python_value_and_states(seed):
     game = DevilsThrone(2)
@@ -253,7 +256,7 @@ def test_compiled_q4_agrees_with_python_value_and_states(seed):
     assert compiled.strategy.keys() == python.strategy.keys()
 
 
-@pytest.mark.skipif(not _compiled_built(), reason="games/devils_throne/_core is not built")
+@needs_core
 def test_compiled_q4_under_a_state_budget_gives_an_interval():
     game = DevilsThrone(2)
     state = late_position(game, 7, 5)
@@ -263,7 +266,7 @@ def test_compiled_q4_under_a_state_budget_gives_an_interval():
     assert answer.margin_bounds[0] <= exact.margin <= answer.margin_bounds[1]
 
 
-@pytest.mark.skipif(not _compiled_built(), reason="games/devils_throne/_core is not built")
+@needs_core
 @pytest.mark.parametrize("seed", range(12))
 def test_compiled_paranoid_search_is_the_python_search_node_for_node(seed):
     game = DevilsThrone(2)
@@ -277,7 +280,7 @@ def test_compiled_paranoid_search_is_the_python_search_node_for_node(seed):
         assert (other.stats.states, other.stats.table_hits) == (answer.stats.states, answer.stats.table_hits)
 
 
-@pytest.mark.skipif(not _compiled_built(), reason="games/devils_throne/_core is not built")
+@needs_core
 def test_compiled_paranoid_under_a_state_budget_gives_an_interval():
     game = DevilsThrone(2)
     state = late_position(game, 9, 5)
@@ -317,7 +320,7 @@ def test_engine_compiled_is_refused_for_three_players():
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not _compiled_built(), reason="games/devils_throne/_core is not built")
+@needs_core
 def test_seed_0_whole_deal_answers():
     game = DevilsThrone(2)
     answers = analyse(game, game.initial_state(game.deal_from_seed(0)), 0, engine="compiled").answers
