@@ -452,7 +452,7 @@ def catalogue_run(game, seeds, out, variants, mode, engine, time_limit, max_stat
     finally:
         if "bar" in progress:
             progress["bar"].close()
-    outcomes = ", ".join(f"{report.outcomes[name]} {name}" for name in catalogues.OUTCOMES)
+    outcomes = ", ".join(f"{report.outcomes[name]:,} {name}" for name in catalogues.OUTCOMES)
     click.echo(f"{out}: {count(len(seed_range), 'seed')} of {job.title}: {report.added:,} solved now, "
                f"{report.already:,} already there; {outcomes}")
     click.echo(f"Figures: usurper catalogue stats {shlex.quote(str(out))}")

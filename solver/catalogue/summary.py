@@ -145,6 +145,8 @@ def plot(catalogue: Catalogue, out: str | os.PathLike) -> Path:
         bins = [value - 0.5 for value in range(low, high + 2)]
         stacks = [[row["score"] for row in proven if row["outcome"] == outcome] for outcome in (WON, LOST)]
         scores_axes.hist(stacks, bins=bins, stacked=True, label=["won", "lost"], color=["tab:green", "tab:red"])
+        scores_axes.set_xlim(*_score_axis_limits(low, high))
+        scores_axes.xaxis.get_major_locator().set_params(integer=True)
         scores_axes.legend()
     else:
         scores_axes.text(0.5, 0.5, "no proven scores", ha="center", va="center", transform=scores_axes.transAxes)
@@ -184,6 +186,18 @@ def running_win_rate(catalogue: Catalogue, points: int = 400) -> list[tuple[int,
         done = mark
         curve.append((mark, won / mark, wilson_interval(won, mark)[0], wilson_interval(won + unknown, mark)[1]))
     return curve
+
+
+#: The score axis spans at least this many points, so that a catalogue whose proven scores
+#: are all one value (King's Reign's perfect 85) shows a bar, not a filled panel.
+SCORE_AXIS_SPAN = 10
+
+
+def _score_axis_limits(low: int, high: int) -> tuple[float, float]:
+    """Widened evenly to SCORE_AXIS_SPAN, but never below a score of 0 when none is."""
+    spare = max(0, SCORE_AXIS_SPAN - (high - low)) / 2
+    below = min(spare, low) if low >= 0 else spare
+    return low - 0.5 - below, high + 0.5 + 2 * spare - below
 
 
 def _plot_running_win_rate(axes, catalogue: Catalogue) -> None:

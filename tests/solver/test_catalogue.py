@@ -413,6 +413,17 @@ def test_stats_command_prints_figures_and_plot_writes_a_whole_png(tmp_path):
     assert report["outcomes"]["WON"] == 6
 
 
+@pytest.mark.parametrize(("low", "high", "limits"), [
+    (85, 85, (79.5, 90.5)),    # one score: a bar amid an axis of SCORE_AXIS_SPAN points
+    (0, 12, (-0.5, 12.5)),     # wide enough already: the scores' own range
+    (2, 4, (-0.5, 10.5)),      # widened, but not below a score of 0
+    (-3, -3, (-8.5, 2.5)),     # negative scores widen evenly
+])
+def test_the_score_axis_spans_at_least_a_few_points_and_never_goes_below_zero_needlessly(low, high, limits):
+    assert catalogue.summary.SCORE_AXIS_SPAN == 10  # the span the cases below are worked for
+    assert catalogue.summary._score_axis_limits(low, high) == limits
+
+
 def test_pick_keeps_to_the_filters_and_chooses_among_all_that_match(tmp_path):
     book = catalogue.read(hand_made(tmp_path / "hand.jsonl"))
 
