@@ -370,8 +370,9 @@ class _CycleSearch:
         root's own bound when a beam (which proves nothing) was running."""
         if self.running == "best-first":
             bounds = [entry[4] for entry in self.open_list]
-            frontier = max(bounds + [self.expanding_bound] if self.expanding_bound is not None else bounds,
-                           default=None)
+            if self.expanding_bound is not None:
+                bounds.append(self.expanding_bound)
+            frontier = max(bounds, default=None)
         elif self.running == "depth-first" and self.frames:
             frontier = self._stack_bound()
         elif self.game.outcome(self.root) is None:
