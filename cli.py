@@ -196,7 +196,7 @@ def hint(game, seed, deal_text, variants, players, suits, time_limit, max_states
 
     from solver.fair import fair_hint, fair_hint_for_state, move_words, parse_visible
     from solver.hints import clairvoyant_hint
-    from solver.play import where_lost
+    from app.play import where_lost
     from solver.search import Budget
 
     rng = random.Random(random_seed)
@@ -273,14 +273,14 @@ def play(game, seed, deal_text, variants, players, suits, moves, plain, samples,
     (for now always as with --plain)."""
     import random
 
-    from solver.play import PlaySession, run_plain
+    from app.play import PlaySession, run_plain
 
     rules, cards = load_deal(game, seed, deal_text, variants)
     state = rules.initial_state(cards)
     state = rules.apply_line(state, rules.parse_line(state, moves)) if moves.strip() else state
     if rules.game_type.simultaneous:
         # No full-screen view shows simultaneous moves yet, so this plays plain with or without --plain.
-        from solver.bots import make_bots, run_plain_simultaneous
+        from app.bots import make_bots, run_plain_simultaneous
 
         bots = make_bots(rules, state, seat - 1, bot_name)
         run_plain_simultaneous(rules, state, seat - 1, bots, sys.stdin, sys.stdout, random.Random(random_seed))
@@ -291,7 +291,7 @@ def play(game, seed, deal_text, variants, players, suits, moves, plain, samples,
         run_plain(rules, state, sys.stdin, sys.stdout, samples, random.Random(random_seed))
         return
     try:
-        from tui import run_tui
+        from app.tui import run_tui
     except ImportError:
         raise UsurperError("the full-screen game needs Textual (pip install 'usurper[play]'); "
                            "or play with --plain") from None
@@ -349,12 +349,12 @@ def bench(game, seeds, mode, engine, time_limit, baseline, baseline_limit, varia
     with --policy, play it instead: each policy's win rate and time per decision."""
     from tqdm import tqdm
 
-    from solver import benchmark
+    from app import benchmark
     from solver.seeds import parse_seed_ranges
 
     rules = make_game(game, variants)
     if policies:
-        from solver.policies import bench_policies
+        from app.policies import bench_policies
 
         seed_list = list(parse_seed_ranges(seeds))
         with tqdm(total=len(seed_list) * len(policies), unit="deal", disable=None, leave=False) as bar:

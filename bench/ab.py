@@ -3,7 +3,7 @@
 OLD and NEW are source trees (a git worktree of an older commit, and this one), each with
 its compiled engines built in place (`python setup.py build_ext --inplace`).  For every
 seed both trees solve the same deal in turn, each in a fresh process that imports only its
-own code and solves it as `usurper bench` does (solver.benchmark.timed_solve: the line is
+own code and solves it as `usurper bench` does (app.benchmark.timed_solve: the line is
 replayed), so the figures of a change are measured beside its baseline on the same machine
 at the same time (rather than against a table measured another day):
 
@@ -24,12 +24,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from solver.benchmark import parse_seed_range  # noqa: E402
+from app.benchmark import parse_seed_range  # noqa: E402
 
 ONE_DEAL = r"""
 import json, sys
 from games import make_game
-from solver.benchmark import timed_solve
+from app.benchmark import timed_solve
 game = make_game(sys.argv[1], [v for v in sys.argv[5].split(",") if v])
 state = game.initial_state(game.deal_from_seed(int(sys.argv[2])))
 print(json.dumps(timed_solve(game, state, sys.argv[4], "auto", float(sys.argv[3]))))

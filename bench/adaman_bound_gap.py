@@ -27,7 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games import make_game  # noqa: E402
-from solver.benchmark import parse_seed_range  # noqa: E402
+from app.benchmark import parse_seed_range  # noqa: E402
 from solver.cpsat import refined_upper_bound  # noqa: E402
 from solver.search import Budget, solve  # noqa: E402
 

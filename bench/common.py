@@ -1,5 +1,5 @@
 """What bench/adaman.py and bench/royal_assassin.py share: `usurper bench GAME`'s options and
-figures, through the library (solver.benchmark), not the command line."""
+figures, through the library (app.benchmark), not the command line."""
 
 import argparse
 import sys
@@ -8,7 +8,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games import make_game  # noqa: E402
-from solver import benchmark  # noqa: E402
+from app import benchmark  # noqa: E402
 from solver.search import ENGINES  # noqa: E402
 
 

@@ -8,7 +8,7 @@ import pytest
 pytest.importorskip("textual")
 
 from games import make_game  # noqa: E402
-from solver.play import PlaySession  # noqa: E402
+from app.play import PlaySession  # noqa: E402
 from solver.search import Budget, solve  # noqa: E402
 from solver.verify import replay  # noqa: E402
 
@@ -17,7 +17,7 @@ def play_with_keys(game, seed, extra_keys=()):
     """Pick each move of the solver's line by keyboard (its number's digits, or arrow keys
     for the first moves) and Enter; returns the session, the line and the advice shown at
     the end."""
-    from tui import PlayApp
+    from app.tui import PlayApp
 
     start = game.initial_state(game.deal_from_seed(seed))
     line = solve(game, start, "optimal", "auto", Budget(time_limit=30)).line
@@ -49,7 +49,7 @@ def test_keyboard_game_of_the_optimal_line_ends_with_verifys_score(name, seed, s
 
 
 def test_undo_redo_and_verdict_keys():
-    from tui import PlayApp
+    from app.tui import PlayApp
 
     game = make_game("adaman")
     start = game.initial_state(game.deal_from_seed(5))

@@ -7,7 +7,7 @@ import pytest
 
 from games import make_game
 from games.base import UsurperError
-from solver.play import PlaySession, run_plain, where_lost
+from app.play import PlaySession, run_plain, where_lost
 from solver.search import Budget, solve
 from solver.verify import replay_text
 

@@ -7,7 +7,7 @@ import pytest
 from games import make_game
 from games.adaman.rules import PERSONALITY_BITS, RANK, rank_sum
 from games.base import UsurperError
-from solver.policies import bench_policies, greedy_move, play_deal, policy
+from app.policies import bench_policies, greedy_move, play_deal, policy
 from solver.verify import replay
 
 ADAMAN = make_game("adaman")

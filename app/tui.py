@@ -3,7 +3,7 @@ choose from with the keyboard, undo and redo, and on request a clairvoyant hint,
 hint or the verdict of the position.
 
 Only the play command imports this module, so Textual is needed only to play; the game
-itself is a solver.play.PlaySession, the same one the line-by-line game (--plain) drives.
+itself is a app.play.PlaySession, the same one the line-by-line game (--plain) drives.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from textual.binding import Binding
 from textual.widgets import Footer, Header, OptionList, Static
 from textual.widgets.option_list import Option
 
-from solver.play import PlaySession
+from app.play import PlaySession
 
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 PLAYING_CARD = re.compile(r"\b(10|[2-9AJQK])([CDHS])\b")

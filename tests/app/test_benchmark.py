@@ -9,7 +9,7 @@ import re
 import pytest
 
 from games import make_game
-from solver.benchmark import deal_line, run, summary
+from app.benchmark import deal_line, run, summary
 
 GAME = make_game("adaman")
 

@@ -1,4 +1,4 @@
-"""solver.bots: Devil's Throne played by a person (piped input) against each bot, end to end."""
+"""app.bots: Devil's Throne played by a person (piped input) against each bot, end to end."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from games import make_game
 from games.base import UsurperError
 from games.devils_throne.rules import SELECT
-from solver.bots import EquilibriumBot, greedy_bot, make_bot, make_bots, run_plain_simultaneous
+from app.bots import EquilibriumBot, greedy_bot, make_bot, make_bots, run_plain_simultaneous
 
 SEED = 42
 #: The person always types 1: the first listed action (at Select a held ace is the rank 1,
