@@ -68,17 +68,11 @@ inherits the neutral defaults here):
                                          `compiled_entry_bytes` says what its table entry
                                          costs, so the solver can turn memory into entries.
 
-Games whose positions repeat (searched by solver/cycles.py) may also offer, read there with
-getattr (absent: every state is remembered, no estimate, no aimed phase):
-
-    checkpoint(state)           -> bool  which states the visited set remembers (every cycle
-                                         passes through one)
-    progress(state)             -> int   how far a state has come, to order beams and the
-                                         best-first open list (a guide, never a bound)
-    aimed_successors(state)     -> list  (child, moves to it) along lines aiming at the
-                                         game's maximum score; may leave out anything, as
-                                         it only serves to find better lines
-    aimed_progress(state)       -> int   the order for those lines (default: progress)
+Games whose positions repeat (searched by solver/cycles.py) may also offer the hooks of
+`RepeatingPositions` (below); `Game` gives each a neutral default (every state is remembered,
+no estimate, no aimed phase).  What a player sees is the `VisiblePositions` model a game
+returns from `visible_positions()`.  A game whose players choose at once meets
+`SimultaneousGame` instead of the one-player verbs' meaning.
 
 Every hook is a fact about positions; how a search is scheduled (quick-win rounds, a first
 pass, level or value probes) is the solver's own setting, never a game attribute.  Games
@@ -92,7 +86,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any
+from typing import Any, Protocol
 
 Deal = tuple
 State = Any
@@ -352,11 +346,28 @@ class Game(ABC):
     def search_moves(self, state: State) -> Sequence[Move]:
         return self.legal_moves(state)
 
-    def visible_positions(self) -> Any | None:
-        """The game's model of what a player sees (a module with parse_visible, visible_of,
-        format_visible, visible_text, sample_state, move_words), for fair hints and play;
-        None: the game has none."""
+    def visible_positions(self) -> VisiblePositions | None:
+        """The game's model of what a player sees, for fair hints and play; None: the game
+        has none."""
         return None
+
+    def render(self, state: State, reveal: bool = False) -> str:
+        """The position drawn for people (`usurper show`); `reveal` also shows the face-down
+        cards where the drawing hides them.  The default: the one-line description."""
+        return self.describe(state)
+
+    # Hooks of a game whose positions repeat (RepeatingPositions): neutral defaults.
+    def checkpoint(self, state: State) -> bool:
+        return True
+
+    def progress(self, state: State) -> int:
+        return 0
+
+    def aimed_successors(self, state: State) -> list[tuple[State, list[Move]]] | None:
+        return None
+
+    def aimed_progress(self, state: State) -> int:
+        return self.progress(state)
 
     def greedy_move(self, state: State) -> Move:
         """A simple policy a person might follow, documented by each game (docs/play.md);
@@ -400,3 +411,116 @@ class Game(ABC):
             parts.append(self.format_move(state, move))
             state = self.apply(state, move)
         return "; ".join(parts)
+
+
+class RepeatingPositions(Protocol):
+    """The hooks solver/cycles.py asks of a game whose positions repeat (`GameType.repeats`).
+    `Game` gives each a neutral default, so a game states only the ones it knows better."""
+
+    def checkpoint(self, state: State) -> bool:
+        """Whether the visited set remembers this state; every cycle must pass through a
+        checkpoint (default: every state is one)."""
+
+    def progress(self, state: State) -> int:
+        """How far a state has come, to order beams and the best-first open list: a guide,
+        never a bound (default: 0, no estimate)."""
+
+    def aimed_successors(self, state: State) -> list[tuple[State, list[Move]]] | None:
+        """(child, moves to it) along lines aiming at the game's maximum score; may leave out
+        anything, since it only serves to find better lines.  None: no aimed phase."""
+
+    def aimed_progress(self, state: State) -> int:
+        """The order of the aimed lines (default: progress)."""
+
+
+class VisiblePositions(Protocol):
+    """What a player sees at a real table, with the unseen cards as a set to sample from:
+    the model fair hints (solver/fair.py) and play (app/) read.  Each game's visible.py
+    module meets it, the game passed in as the first argument."""
+
+    def parse_visible(self, game: Game, text: str) -> Any:
+        """A visible position from its notation (docs/play.md); MoveError/DealError naming the problem."""
+
+    def visible_of(self, game: Game, state: State) -> Any:
+        """What a player sees of a full state."""
+
+    def format_visible(self, game: Game, visible: Any) -> str:
+        """The notation parse_visible reads back."""
+
+    def visible_text(self, game: Game, state: State) -> str:
+        """format_visible(visible_of(state))."""
+
+    def sample_state(self, game: Game, visible: Any, rng: Any) -> State:
+        """A full state consistent with what is seen, the unseen cards in a uniform random order."""
+
+    def unknown_count(self, visible: Any) -> int:
+        """How many cards are unseen (at most one: the visible position is the whole state)."""
+
+    def move_words(self, game: Game, state: State, move: Move, peek: bool = False) -> str:
+        """A move in words for a player; `peek`: it may name a face-down card it turns."""
+
+
+class SimultaneousGame(Game):
+    """A game in which several seats choose at once (OpenSpiel's simultaneous-move games).
+
+    A state says which seats choose now (`acting_players`), each seat's options
+    (`legal_actions`), and `apply_joint` takes one action per acting seat; everything forced
+    runs inside it.  `returns` gives each seat's score so far.  The one-player verbs still
+    hold with a joint move (a tuple, one action per acting seat) as the move, so replay,
+    verification and play need nothing else.  solver/simultaneous.py asks these verbs only.
+    """
+
+    game_type: GameType = GameType(min_players=2, max_players=2, simultaneous=True, returns=True)
+
+    @abstractmethod
+    def acting_players(self, state: State) -> tuple[int, ...]:
+        """The seats that choose at this state (0-based); empty exactly when it is over."""
+
+    @abstractmethod
+    def legal_actions(self, state: State, seat: int) -> list[Any]:
+        """Seat `seat`'s options here."""
+
+    @abstractmethod
+    def apply_joint(self, state: State, actions: Sequence[Any]) -> State:
+        """The state after each acting seat plays its action (in acting_players' order)."""
+
+    @abstractmethod
+    def returns(self, state: State) -> tuple[int, ...]:
+        """Each seat's score so far (its cards won); final once the game is over."""
+
+    @abstractmethod
+    def is_over(self, state: State) -> bool:
+        ...
+
+    @abstractmethod
+    def round_start(self, state: State) -> bool:
+        """Whether the state starts a round: the only states a search keeps in its table
+        (within a round two joint actions never meet again)."""
+
+    @abstractmethod
+    def cards_in_play(self, state: State) -> int:
+        """The most any seat's score can still change from here (a sound bound)."""
+
+    # Optional hooks: neutral defaults.
+    def order_actions(self, state: State, seat: int, actions: list[Any]) -> list[Any]:
+        """The order in which a search tries a seat's actions (likely best first)."""
+        return actions
+
+    def format_action(self, state: State, action: Any) -> str:
+        """One seat's action in the game's notation."""
+        return str(action)
+
+    def greedy_action(self, state: State, seat: int) -> Any:
+        """A simple documented policy for one seat, for bots (default: its first action in
+        the search order)."""
+        return self.order_actions(state, seat, self.legal_actions(state, seat))[0]
+
+    def compiled_q4(self, state: State, seat: int) -> Any | None:
+        """The game's compiled two-player mixed-strategy search from this round start, or
+        None: none here (the solver's Python search answers).  Raises CompiledMissing where
+        the game has one that is not built."""
+        return None
+
+    def compiled_paranoid(self, state: State, seat: int, question: str, margin: bool) -> Any | None:
+        """The game's compiled Q1-Q3 search from this round start, or None (as compiled_q4)."""
+        return None
