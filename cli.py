@@ -14,16 +14,13 @@ import json
 import math
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import click
 
+from app.reports import count
 from games import GAMES, make_game
-from games.base import WON, Game, UsurperError
-from solver.engines import ENGINES
-
-if TYPE_CHECKING:
-    from solver.search import Budget, SolveResult
+from games.base import Game, UsurperError
+from solver.analysis import ENGINES
 
 EXIT_USER_ERROR = 2
 
@@ -47,11 +44,6 @@ def main() -> None:
     except (click.Abort, KeyboardInterrupt):
         click.echo("usurper: interrupted", err=True)
         sys.exit(130)
-
-
-def count(number: int, word: str, plural: str | None = None) -> str:
-    """'1 move', '2 moves', '1,000 seeds'."""
-    return f"{number:,} {word if number == 1 else plural or word + 's'}"
 
 
 class Seconds(click.FloatRange):
@@ -143,8 +135,7 @@ def show(game, seed, deal_text, variants, players, suits, moves, reveal):
     rules, cards = load_deal(game, seed, deal_text, variants)
     state = rules.initial_state(cards)
     state = rules.apply_line(state, rules.parse_line(state, moves)) if moves.strip() else state
-    render = getattr(rules, "render", None)
-    click.echo(render(state, reveal=reveal) if render else rules.describe(state))
+    click.echo(rules.render(state, reveal=reveal))
 
 
 @usurper.command("solve")
@@ -159,22 +150,14 @@ def solve_command(game, seed, deal_text, variants, players, suits, time_limit, m
                   engine, as_json, winnable_only, questions, seat):
     """Is the deal winnable, what is the optimal score, and one line of play reaching it
     (Devil's Throne: the open-deal values of its §8 for one seat)."""
-    from solver.analysis import solve_position
+    from app.reports import format_solve, solve_report
     from solver.search import Budget
 
     rules, cards = load_deal(game, seed, deal_text, variants)
-    state = rules.initial_state(cards)
     budget = Budget(time_limit, max_states, max_table, max_memory)
-    if rules.game_type.simultaneous:
-        report = simultaneous_report(rules, cards, state, seed, seat - 1, questions, engine, budget)
-        click.echo(json.dumps(report, indent=2) if as_json else "\n".join(format_simultaneous(report)))
-        return
-    if questions or seat != 1:
-        raise UsurperError(f"--question and --seat are Devil's Throne's options, not {rules.name}'s")
-    result = solve_position(rules, state, "winnable" if winnable_only else "optimal", engine, budget)
-    verify_result(rules, state, result)
-    report = result_report(rules, cards, state, result, seed)
-    click.echo(json.dumps(report, indent=2) if as_json else format_report(report))
+    report = solve_report(rules, cards, rules.initial_state(cards), seed, "winnable" if winnable_only else "optimal",
+                          seat - 1, tuple(questions), engine, budget)
+    click.echo(json.dumps(report, indent=2) if as_json else "\n".join(format_solve(report)))
 
 
 @usurper.command()
@@ -194,9 +177,9 @@ def hint(game, seed, deal_text, variants, players, suits, time_limit, max_states
     --fair: from what a player sees, never from the order of the face-down cards."""
     import random
 
-    from solver.fair import fair_hint, fair_hint_for_state, move_words, parse_visible
-    from solver.hints import clairvoyant_hint
     from app.play import where_lost
+    from app.reports import clairvoyant_report, format_clairvoyant, seat_hint
+    from solver.fair import fair_hint, fair_hint_for_state, parse_visible
     from solver.search import Budget
 
     rng = random.Random(random_seed)
@@ -215,41 +198,17 @@ def hint(game, seed, deal_text, variants, players, suits, time_limit, max_states
     state = rules.apply_line(start, played)
     budget = Budget(time_limit, max_states, max_table, max_memory)
     if rules.game_type.simultaneous:
-        lines, report = simultaneous_hint(rules, state, budget)
+        lines, report = seat_hint(rules, state, budget)
         click.echo(json.dumps(report, indent=2) if as_json else "\n".join(lines))
         return
     lost = where_lost(rules, start, played, budget)
     if fair:
         advice = fair_hint_for_state(rules, state, samples=samples, rng=rng, time_limit=time_limit)
-        if as_json:
-            click.echo(json.dumps({**advice.report(), "lost": lost}, indent=2))
-            return
-        click.echo("\n".join([f"Position: {advice.position}", *advice.lines(), *([lost] if lost else [])]))
+        click.echo(json.dumps({**advice.report(), "lost": lost}, indent=2) if as_json
+                   else "\n".join([f"Position: {advice.position}", *advice.lines(), *([lost] if lost else [])]))
         return
-    advice = clairvoyant_hint(rules, state, engine, budget)
-    words = move_words(rules, state, advice.move, peek=True)
-    report = {
-        "game": rules.name, "variant": rules.variant, "position": advice.position, "move": advice.move_text,
-        "move_words": words, "secures": advice.secures, "verdict": advice.verdict, "proven": advice.proven,
-        "best_found": advice.best_found, "upper_bound": advice.result.upper_bound, "exhausted": advice.exhausted,
-        "lost": lost,
-    }
-    if as_json:
-        click.echo(json.dumps(report, indent=2))
-        return
-    click.echo(f"Position: {report['position']}")
-    click.echo(f"Hint: {words}")
-    if advice.proven:
-        click.echo(f"It keeps the optimal score {advice.secures} reachable ({advice.verdict.lower()} with best play).")
-    elif advice.best_found is not None:
-        bound = advice.result.upper_bound
-        within = f"; the optimum is at most {bound} (a proven bound)" if bound is not None else ""
-        click.echo(f"Not proven ({advice.exhausted} ran out): best line found scores {advice.best_found}{within}.")
-    else:
-        click.echo(f"Not proven ({advice.exhausted} ran out before any line reached the end): "
-                   "the hint is the first move in the search order.")
-    if lost:
-        click.echo(lost[0].upper() + lost[1:] + ".")
+    report = clairvoyant_report(rules, state, engine, budget, lost)
+    click.echo(json.dumps(report, indent=2) if as_json else "\n".join(format_clairvoyant(report)))
 
 
 @usurper.command()
@@ -273,29 +232,12 @@ def play(game, seed, deal_text, variants, players, suits, moves, plain, samples,
     (for now always as with --plain)."""
     import random
 
-    from app.play import PlaySession, run_plain
+    from app.play import play_in_terminal
 
     rules, cards = load_deal(game, seed, deal_text, variants)
     state = rules.initial_state(cards)
     state = rules.apply_line(state, rules.parse_line(state, moves)) if moves.strip() else state
-    if rules.game_type.simultaneous:
-        # No full-screen view shows simultaneous moves yet, so this plays plain with or without --plain.
-        from app.bots import make_bots, run_plain_simultaneous
-
-        bots = make_bots(rules, state, seat - 1, bot_name)
-        run_plain_simultaneous(rules, state, seat - 1, bots, sys.stdin, sys.stdout, random.Random(random_seed))
-        return
-    if seat != 1 or bot_name is not None:
-        raise UsurperError(f"--seat and --bots are Devil's Throne's options, not {rules.name}'s")
-    if plain:
-        run_plain(rules, state, sys.stdin, sys.stdout, samples, random.Random(random_seed))
-        return
-    try:
-        from app.tui import run_tui
-    except ImportError:
-        raise UsurperError("the full-screen game needs Textual (pip install 'usurper[play]'); "
-                           "or play with --plain") from None
-    run_tui(PlaySession(rules, state, rng=random.Random(random_seed)), samples)
+    play_in_terminal(rules, state, plain, samples, random.Random(random_seed), seat - 1, bot_name)
 
 
 @usurper.command()
@@ -304,26 +246,13 @@ def play(game, seed, deal_text, variants, players, suits, moves, plain, samples,
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 def verify(game, seed, deal_text, variants, players, suits, moves, as_json):
     """Replay a line through the rules: the first illegal move, or the end and score reached."""
-    from solver.verify import replay_text
+    from app.reports import format_verify, verify_report
 
     rules, cards = load_deal(game, seed, deal_text, variants)
-    played = replay_text(rules, rules.initial_state(cards), moves)
-    outcome = played.outcome
-    report = {
-        "legal": played.ok, "moves_played": played.played, "error": played.error,
-        "finished": outcome is not None,
-        "result": outcome.result if outcome else None, "score": outcome.score if outcome else None,
-        "position": rules.describe(played.state),
-    }
-    if as_json:
-        click.echo(json.dumps(report, indent=2))
-    elif not played.ok:
-        click.echo(f"Illegal: {played.error} (after {count(played.played, 'legal move')})")
-    elif outcome is None:
-        click.echo(f"Legal, {count(played.played, 'move')}; the game goes on. {report['position']}")
-    else:
-        click.echo(f"Legal, {count(played.played, 'move')}: {outcome.text()}, score {outcome.score}")
-    if not played.ok:  # a finding about the line, not a usage error: exit 1 (README, verify)
+    report = verify_report(rules, rules.initial_state(cards), moves)
+    click.echo(json.dumps({k: v for k, v in report.items() if k != "outcome"}, indent=2) if as_json
+               else format_verify(report))
+    if not report["legal"]:  # a finding about the line, not a usage error: exit 1 (README, verify)
         sys.exit(1)
 
 
@@ -509,187 +438,27 @@ def catalogue_stats(files, plot, as_json, undecided, unproven):
 def pick(game, winnable, min_score, catalogue_file, variants, random_seed, as_json):
     """A seed to play, from a catalogue: won deals only, or deals reaching a score."""
     import random
-    import shlex
 
-    from solver import catalogue as catalogues
+    from app.reports import format_pick, pick_report
 
-    job = catalogues.make_job(make_game, game, variants)
-    flags = "".join(f" --variant {shlex.quote(word)}" for word in job.variants)
-    paths = [catalogue_file] if catalogue_file else catalogues.shipped_catalogues(job)
-    if not paths:
-        raise UsurperError(f"no shipped catalogue for {job.title} ({catalogues.shipped_catalogue(job)}); make one "
-                           f"with `usurper catalogue {job.game} --seeds 0-999{flags} --out FILE` "
-                           "and pass --catalogue FILE")
-    book = catalogues.read_all(paths)
-    path = " + ".join(str(source) for source in book.sources)
-    catalogues.check_matches(book, job)
-    row, matches = catalogues.pick_row(book, winnable, min_score, random.Random(random_seed))
-    seed = row["seed"]
-    if as_json:
-        click.echo(json.dumps({"game": job.game, "variants": list(job.variants), "catalogue": str(path),
-                               "matches": matches, "seeds": len(book.rows), **row}, indent=2))
-        return
-    score = (f"optimal score {row['score']}" if row["score"] is not None
-             else f"best line found scores {row['best']} (optimum not proven)" if row["best"] is not None
-             else "no score known")
-    matched = f"{matches:,} of {count(len(book.rows), 'seed')} in {path} match{'es' if matches == 1 else ''}"
-    click.echo(f"Seed {seed} of {job.title} ({matched})")
-    solved = f"solved in {row['seconds']:g} s" if row.get("seconds") is not None else "solve time not recorded"
-    click.echo(f"{row['outcome']}, {score}; {solved}, {count(row['states'] or 0, 'state')}")
-    if row.get("first_move"):
-        click.echo(f"First move of the solver's line (spoiler): {row['first_move']}")
-    click.echo(f"Deal it:  usurper deal {job.game} --seed {seed}{flags}")
-    click.echo(f"Solve it: usurper solve {job.game} --seed {seed}{flags}")
+    report = pick_report(make_game, game, variants, catalogue_file, winnable, min_score, random.Random(random_seed))
+    click.echo(json.dumps(report, indent=2) if as_json else "\n".join(format_pick(report)))
 
 
 def load_deal(game: str, seed, deal_text, variants) -> tuple[Game, tuple]:
-    rules = make_game(game, [*variants, *seat_words()])
+    rules = make_game(game, [*variants, *seat_words(game, variants)])
     if (seed is None) == (deal_text is None):
         raise UsurperError("give exactly one of --seed N or --deal TEXT")
     return rules, (rules.deal_from_seed(seed) if deal_text is None else rules.parse_deal(deal_text))
 
 
-def simultaneous_report(rules: Game, cards, state, seed, seat: int, questions, engine: str, budget: Budget) -> dict:
-    """The §8 questions for one seat of a simultaneous game, as a report."""
-    from solver.simultaneous import QUESTIONS, analyse
-
-    players = len(rules.returns(state))
-    asked = questions or tuple(q for q in QUESTIONS if q != "q4" or players == 2)
-    engine = {"auto": "auto", "compiled": "compiled", "pruned": "python", "plain": "python"}.get(engine)
-    if engine is None:
-        raise UsurperError("Devil's Throne's engines: auto, compiled, pruned (the Python reference)")
-    analysis = analyse(rules, state, seat, asked, budget, engine)
-    answers = {}
-    for question, answer in analysis.answers.items():
-        answers[question] = {
-            "decided": answer.decided, "cards": answer.cards, "cards_bounds": list(answer.cards_bounds),
-            "margin": answer.margin, "margin_bounds": list(answer.margin_bounds), "wins": answer.wins,
-            "best_action": answer.best_action, "strategy": answer.strategy,
-            "opponent_strategy": answer.opponent_strategy, "exhausted": answer.exhausted,
-            "states": answer.stats.states, "seconds": round(answer.stats.seconds, 3),
-        }
-    return {"game": rules.name, "variant": rules.variant, "seed": seed, "deal": rules.format_deal(cards),
-            "players": players, "seat": seat + 1, "answers": answers}
-
-
-QUESTION_NAMES = {"q1": "Q1 optimistic (everyone helps P)", "q2": "Q2 paranoid, P commits first",
-                  "q3": "Q3 paranoid, P commits last", "q4": "Q4 mixed-strategy value (zero-sum, two players)"}
-
-
-WIN_WORDS = {"sole": "wins alone", "shared": "shares the win", "no": "cannot win"}
-
-
-def format_simultaneous(report: dict) -> list[str]:
-    source = f"seed {report['seed']}" if report["seed"] is not None else "typed deal"
-    lines = [f"{report['game']} ({report['variant']}), {source}, {report['players']} players; seat {report['seat']}",
-             f"Deal: {report['deal']}"]
-    for question, answer in report["answers"].items():
-        lines.append(QUESTION_NAMES[question] + ":")
-        if answer["decided"]:
-            cards = "" if answer["cards"] is None else f"{answer['cards']} cards, "
-            wins = f"; P {WIN_WORDS[answer['wins']]}" if answer["wins"] else ""
-            lines.append(f"  {cards}margin {answer['margin']:+g}{wins}")
-        else:
-            low, high = answer["margin_bounds"]
-            lines.append(f"  undecided ({answer['exhausted']} ran out): margin between {low:g} and {high:g}")
-        if answer["best_action"]:
-            lines.append(f"  P's first move: {answer['best_action']}")
-        for who, mix in (("P", answer["strategy"]), ("opponent", answer["opponent_strategy"])):
-            if mix:
-                lines.append(f"  {who} plays: " + ", ".join(f"{move} {share:.2f}" for move, share in mix.items()))
-        lines.append(f"  {answer['states']:,} states, {answer['seconds']:.2f} s")
-    return lines
-
-
-def simultaneous_hint(rules: Game, state, budget: Budget) -> tuple[list[str], dict]:
-    """Two players: both seats' equilibrium mixes at this node (Q4); more: each acting seat's
-    paranoid moves (Q2, Q3)."""
-    from solver.simultaneous import analyse, equilibrium
-
-    if rules.is_over(state):
-        raise UsurperError("the game is over; there is no next move")
-    lines = [f"Position: {rules.describe(state)}"]
-    report: dict = {"position": rules.describe(state), "seats": {}}
-    if len(rules.returns(state)) == 2:
-        answer = equilibrium(rules, state, 0, budget)
-        for seat, mix in ((1, answer.strategy), (2, answer.opponent_strategy)):
-            if mix:
-                lines.append(f"Seat {seat} plays: " + ", ".join(f"{move} {share:.2f}" for move, share in mix.items()))
-        value = f"{answer.margin:+.3f}" if answer.margin is not None else "undecided"
-        lines.append(f"Value to seat 1 (margin, equilibrium play): {value}")
-        report["seats"] = {"1": answer.strategy, "2": answer.opponent_strategy}
-        report["value"] = answer.margin
-        return lines, report
-    for seat in rules.acting_players(state):
-        analysis = analyse(rules, state, seat, ("q2", "q3"), budget)
-        moves = {q: a.best_action for q, a in analysis.answers.items()}
-        lines.append(f"Seat {seat + 1}: against the worst (Q2) {moves.get('q2') or '-'}; "
-                     f"seeing the others' choice (Q3) {moves.get('q3') or '-'}")
-        report["seats"][str(seat + 1)] = moves
-    return lines, report
-
-
-def seat_words() -> list[str]:
-    """Devil's Throne's --players and --suits as its variant words; refused for the other games."""
+def seat_words(game: str, variants) -> list[str]:
+    """--players and --suits as variant words of a game for several players; refused for the others."""
     params = click.get_current_context().params
     words = [f"{name}={params[name]}" for name in ("players", "suits") if params.get(name) is not None]
-    if words and not params["game"].lower().startswith("devils"):
-        raise UsurperError(f"--players and --suits are Devil's Throne's options, not {params['game']}'s")
+    if words and make_game(game, variants).game_type.max_players == 1:
+        raise UsurperError(f"--players and --suits are options of games for several players, not {game}'s")
     return words
-
-
-def verify_result(rules: Game, state, result: SolveResult) -> None:
-    """Replay the line before anything is printed; a mismatch is a solver bug, never output."""
-    from solver.verify import check_claim
-
-    if result.line_score is not None:
-        check_claim(rules, state, result.line, result.verdict == WON, result.line_score)
-
-
-def result_report(rules: Game, cards: tuple, state, result: SolveResult, seed) -> dict:
-    end = rules.apply_line(state, result.line) if result.line_score is not None else None
-    outcome = rules.outcome(end) if end is not None else None
-    return {
-        "game": rules.name, "variant": rules.variant,
-        "seed": seed, "deal": rules.format_deal(cards),
-        "verdict": result.verdict, "mode": result.mode, "engine": result.engine,
-        "optimal_score": result.score, "line_score": result.line_score, "upper_bound": result.upper_bound,
-        "line_end": outcome.text() if outcome else None,
-        "line": [text for text in rules.format_line(state, result.line).split("; ") if text],
-        "line_verified": result.line_score is not None,
-        "exhausted": result.exhausted,
-        "stats": {
-            "states": result.stats.states, "unique": result.stats.unique, "table_hits": result.stats.table_hits,
-            "max_depth": result.stats.max_depth, "seconds": round(result.stats.seconds, 4),
-        },
-    }
-
-
-def format_report(report: dict) -> str:
-    source = f"seed {report['seed']}" if report["seed"] is not None else "typed deal"
-    lines = [f"{report['game']} ({report['variant']}), {source}"]
-    verdict = report["verdict"]
-    if report["optimal_score"] is not None:
-        lines.append(f"Verdict: {verdict}, optimal score {report['optimal_score']}")
-    elif verdict == "UNDECIDED":
-        lines.append(f"Verdict: UNDECIDED: the {report['exhausted']} ran out before the search finished")
-    elif report["mode"] == "winnable":
-        lines.append(f"Verdict: {verdict} (winnable-only search: optimal score not computed)")
-    elif report["upper_bound"] is not None and report["line_score"] is not None:
-        lines.append(f"Verdict: {verdict}, optimal score between {report['line_score']} (the line below) and "
-                     f"{report['upper_bound']} (a proven bound); the {report['exhausted']} ran out")
-    else:
-        lines.append(f"Verdict: {verdict}, optimal score not proven ({report['exhausted']} ran out)")
-    if report["line_verified"]:
-        label = ("Optimal line" if report["optimal_score"] is not None
-                 else "Winning line" if verdict == "WON" else "Best line found")
-        lines.append(f"{label}, {count(len(report['line']), 'move')}, verified by replay; ends {report['line_end']}, "
-                     f"score {report['line_score']}:")
-        lines += [f"  {number:2d}. {text}" for number, text in enumerate(report["line"], 1)]
-    stats = report["stats"]
-    lines.append(f"Search ({report['engine']}): {stats['states']:,} states, {stats['unique']:,} in table, "
-                 f"{stats['table_hits']:,} table hits, depth {stats['max_depth']}, {stats['seconds']:.3f} s")
-    return "\n".join(lines)
 
 
 if __name__ == "__main__":

@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable, Iterable
 
 from games.base import Game
-from solver.analysis import solve_position
+from solver.analysis import analyse
 from solver.search import UNDECIDED, WON, Budget
 from solver.seeds import SeedRanges, parse_seed_ranges
 from solver.stats import median, percentile, wilson_interval
@@ -28,7 +28,7 @@ def parse_seed_range(text: str) -> list[int]:
 def timed_solve(game: Game, state, mode: str, engine: str, time_limit: float) -> dict:
     """One solve with its line replayed, as a row of figures."""
     started = time.perf_counter()
-    result = solve_position(game, state, mode, engine, Budget(time_limit=time_limit))
+    result = analyse(game, state, mode, Budget(time_limit=time_limit), engine)
     if result.line_score is not None:
         check_claim(game, state, result.line, result.verdict == WON, result.line_score)
     return {

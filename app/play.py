@@ -10,12 +10,13 @@ or points, found by bisection: the best score reachable never rises along a line
 from __future__ import annotations
 
 import random
+import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from games.base import Game, MoveError, Outcome, UsurperError, Verdict
-from solver.analysis import solve_position
+from solver.analysis import analyse
 from solver.fair import fair_hint_for_state, move_words, visible_text
 from solver.hints import clairvoyant_hint
 from solver.search import Budget, SolveResult
@@ -109,7 +110,7 @@ class PlaySession:
         outcome = self.outcome()
         if outcome is not None:
             return f"the game is over: {outcome.text()}, score {outcome.score}"
-        result = solve_position(self.game, self.state, "optimal", "auto", self.budget)
+        result = analyse(self.game, self.state, "optimal", self.budget)
         return _verdict_words(result)
 
     def clairvoyant_hint(self) -> list[str]:
@@ -132,7 +133,7 @@ class PlaySession:
 
     def deal_optimum(self) -> SolveResult:
         if self._deal_value is None:
-            self._deal_value = solve_position(self.game, self.start, "optimal", "auto", self.budget)
+            self._deal_value = analyse(self.game, self.start, "optimal", self.budget)
         return self._deal_value
 
     def end_report(self) -> str:
@@ -164,7 +165,7 @@ def where_lost(game: Game, start: Any, moves: list[Any], budget: Budget = ANALYS
             if outcome is not None:
                 values[index] = outcome.score
             else:
-                values[index] = solve_position(game, states[index], "optimal", "auto", budget).score
+                values[index] = analyse(game, states[index], "optimal", budget).score
         return values[index]
 
     best, now = value(0), value(len(moves))
@@ -184,26 +185,29 @@ def where_lost(game: Game, start: Any, moves: list[Any], budget: Budget = ANALYS
     return f"{what} at move {index}: {move_text}; the best from here is {kind} scoring {now}"
 
 
-def hint_lines(game: Game, start: Any, moves: list[Any], fair: bool = False, samples: int = 200,
-               random_seed: int = 0, time_limit: float | None = None, budget: Budget = ANALYSIS_BUDGET) -> list[str]:
-    """`usurper hint` for a deal and the moves played: the clairvoyant hint naming cards, or
-    (`fair`) the fair one; then where the moves played lost a win or points, if they did."""
-    session = PlaySession(game, start, budget=budget, rng=random.Random(random_seed))
-    for move in moves:
-        session.play(move)
-    if fair:
-        return session.fair_hint(samples, time_limit)
-    return session.clairvoyant_hint()
+def play_in_terminal(game: Game, state: Any, plain: bool, samples: int, rng: random.Random, seat: int = 0,
+                     bot_name: str | None = None, stdin: TextIO | None = None, stdout: TextIO | None = None) -> None:
+    """`usurper play`: full screen (Textual) or line by line (`plain`); a simultaneous-move
+    game is played line by line, the person at `seat` (0-based) against bots."""
+    stdin, stdout = stdin or sys.stdin, stdout or sys.stdout
+    if game.game_type.simultaneous:
+        # No full-screen view shows simultaneous moves yet: plain with or without --plain.
+        from app.bots import make_bots, run_plain_simultaneous
 
-
-def visible_hint_lines(game: Game, text: str, samples: int = 200, random_seed: int = 0,
-                       time_limit: float | None = None) -> list[str]:
-    """`usurper hint GAME --visible TEXT`: the fair hint of a position typed as a player sees it."""
-    from solver.fair import fair_hint, parse_visible
-
-    hint = fair_hint(game, parse_visible(game, text), samples=samples, rng=random.Random(random_seed),
-                     time_limit=time_limit)
-    return [f"Position: {hint.position}", *hint.lines()]
+        bots = make_bots(game, state, seat, bot_name)
+        run_plain_simultaneous(game, state, seat, bots, stdin, stdout, rng)
+        return
+    if seat != 0 or bot_name is not None:
+        raise UsurperError(f"--seat and --bots are options of games for several players, not {game.name}'s")
+    if plain:
+        run_plain(game, state, stdin, stdout, samples, rng)
+        return
+    try:
+        from app.tui import run_tui
+    except ImportError:
+        raise UsurperError("the full-screen game needs Textual (pip install 'usurper[play]'); "
+                           "or play with --plain") from None
+    run_tui(PlaySession(game, state, rng=rng), samples)
 
 
 def run_plain(game: Game, state: Any, stdin: TextIO, stdout: TextIO, samples: int = 200,

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.base import Game, UsurperError, Verdict
-from solver.analysis import solve_position
+from solver.analysis import analyse
 from solver.fair import fair_hint_for_state
 from solver.search import Budget
 from solver.stats import wilson_interval
@@ -113,7 +113,7 @@ def clairvoyant_report(game: Game, seeds: Iterable[int], budget: Budget = CLAIRV
     """The winnable rate of the seeds for a player who sees the deck (the exact solver)."""
     won = undecided = count = 0
     for seed in seeds:
-        result = solve_position(game, game.initial_state(game.deal_from_seed(seed)), "winnable", "auto", budget)
+        result = analyse(game, game.initial_state(game.deal_from_seed(seed)), "winnable", budget)
         won += result.verdict == Verdict.WON
         undecided += result.verdict == Verdict.UNDECIDED
         count += 1

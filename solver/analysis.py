@@ -1,27 +1,100 @@
-"""Which search answers a one-player game: chosen from its game type, so that the CLI, hints,
-benchmarks and catalogues ask one function and never name a search family themselves."""
+"""The one front door to the solver: `analyse(game, state, question, budget, engine)` picks the
+search family from the game's type and owns the one set of engine names, so that the CLI,
+hints, play, benchmarks and catalogues never name a search family themselves.
+
+    one player, positions never repeat  -> solver.search (depth-first, transposition table)
+    one player, positions repeat        -> solver.cycles (visited set over checkpoints)
+    several seats choosing at once      -> solver.simultaneous (the §8 questions of a seat)
+
+A one-player game is asked a mode ("optimal" or "winnable") and answers with a SolveResult;
+a simultaneous-move game is asked `SeatQuestions` and answers with an Analysis.  Each family
+still checks the game's type itself and refuses, in one line, what it cannot handle.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
-from games.base import EngineError, Game
-from solver.search import DEFAULT_SETTINGS, Budget, SearchSettings, SolveResult, solve
+from games.base import EngineError, Game, UsurperError
+from solver.search import DEFAULT_SETTINGS, ENGINES, Budget, SearchSettings, solve
 
-#: Engines of the search for repeating positions: "auto" (deep lines first, then the
-#: complete search) and "plain" (the best-first baseline).
-CYCLE_ENGINES = {"auto": "deep", "pruned": "deep", "plain": "best-first"}
+#: Every engine name a user can type is one of the tree search's ENGINES: "auto" the best each
+#: family has, "plain" its baseline, "pruned" its full Python search, "compiled" the game's own.
+MODES = ("optimal", "winnable")
+TREE, CYCLES, SIMULTANEOUS = "tree search", "search for repeating positions", "simultaneous-move analysis"
+
+#: What each engine name means to each family; a name a family does not list it does not offer.
+FAMILY_ENGINES: dict[str, dict[str, str]] = {
+    TREE: {name: name for name in ENGINES},
+    CYCLES: {"auto": "deep", "pruned": "deep", "plain": "best-first"},
+    SIMULTANEOUS: {"auto": "auto", "pruned": "python", "plain": "python", "compiled": "compiled"},
+}
 
 
-def solve_position(game: Game, state: Any, mode: str = "optimal", engine: str = "auto", budget: Budget = Budget(),
-                   settings: SearchSettings = DEFAULT_SETTINGS) -> SolveResult:
-    """Decide `state`: a game whose positions repeat goes to solver.cycles, any other to the
-    tree search of solver.search (which refuses, in one line, what it cannot handle)."""
-    if game.game_type.repeats:
+@dataclass(frozen=True)
+class SeatQuestions:
+    """What a simultaneous-move game is asked: the open-deal questions (q1-q4 of Devil's
+    Throne's §8) for one seat, 0-based; no questions: every one that applies at this table."""
+
+    seat: int = 0
+    questions: tuple[str, ...] = ()
+
+
+Question = str | SeatQuestions  # a mode, or a seat's questions
+
+
+def search_family(game: Game) -> str:
+    """The search that answers `game`, from its declared type alone."""
+    game_type = game.game_type
+    if game_type.simultaneous:
+        return SIMULTANEOUS
+    return CYCLES if game_type.repeats else TREE
+
+
+def engines_of(game: Game) -> tuple[str, ...]:
+    """The engine names `game` can be asked with."""
+    return tuple(FAMILY_ENGINES[search_family(game)])
+
+
+def analyse(game: Game, state: Any, question: Question = "optimal", budget: Budget = Budget(),
+            engine: str = "auto", settings: SearchSettings = DEFAULT_SETTINGS) -> Any:
+    """Answer `question` about `state` within `budget`: a SolveResult for a one-player game
+    (mode "optimal" or "winnable"), an Analysis of the asked seat for a simultaneous one."""
+    family = search_family(game)
+    chosen = _engine(game, family, engine)
+    if family == SIMULTANEOUS:
+        return _analyse_seat(game, state, question, budget, chosen)
+    if isinstance(question, SeatQuestions) or question not in MODES:
+        raise UsurperError(f"{game.name} is asked for its optimal score or whether it can be won"
+                           f" (modes {', '.join(MODES)}), not {question!r}")
+    if family == CYCLES:
         from solver.cycles import solve_cycles
 
-        if engine not in CYCLE_ENGINES:
-            known = ", ".join(CYCLE_ENGINES)
-            raise EngineError(f"{game.name} offers the engines {known} (its positions repeat), not {engine!r}")
-        return solve_cycles(game, state, mode, budget, strategy=CYCLE_ENGINES[engine])
-    return solve(game, state, mode, engine, budget, settings)
+        return solve_cycles(game, state, question, budget, strategy=chosen)
+    return solve(game, state, question, chosen, budget, settings)
+
+
+def _engine(game: Game, family: str, engine: str) -> str:
+    offered = FAMILY_ENGINES[family]
+    if engine not in offered:
+        raise EngineError(f"{game.name} offers the engines {', '.join(offered)} ({family}), not {engine!r}")
+    return offered[engine]
+
+
+def _analyse_seat(game: Game, state: Any, question: Question, budget: Budget, engine: str) -> Any:
+    from solver.simultaneous import QUESTIONS
+    from solver.simultaneous import analyse as analyse_simultaneous
+
+    if not isinstance(question, SeatQuestions):
+        raise UsurperError(f"{game.name} is asked its open-deal questions for a seat, not {question!r}")
+    players = len(game.returns(state))
+    if not 0 <= question.seat < players:
+        raise UsurperError(f"seat {question.seat + 1} is not in a {players}-player game (seats 1-{players})")
+    unknown = [name for name in question.questions if name not in QUESTIONS]
+    if unknown:
+        raise UsurperError(f"unknown question {unknown[0]!r} (known: {', '.join(QUESTIONS)})")
+    if "q4" in question.questions and players != 2:
+        raise UsurperError(f"Q4 (mixed strategies) is defined for two players, not {players}")
+    asked = question.questions or tuple(name for name in QUESTIONS if name != "q4" or players == 2)
+    return analyse_simultaneous(game, state, question.seat, asked, budget, engine)

@@ -29,9 +29,7 @@ one path may be cut short by a visited state that lies on that very path.  Inste
   incumbent): over the game's own successors towards its maximum score when it has them
   (`aimed_successors`, ordered by `aimed_progress`), then over checkpoint states ordered
   by `progress`; then a complete best-first traversal pruned by that incumbent, which
-  alone can prove the optimum (a line scoring the maximum proves itself).  (The
-  depth-first traversal with `bounded=True` is the same proof with a stack instead of an
-  open list.)
+  alone can prove the optimum (a line scoring the maximum proves itself).
 
 Verdicts: WON with a line that is replayed through the rules before it is returned; LOST
 only from a complete traversal; otherwise UNDECIDED.  A budget that runs out leaves WON
@@ -102,8 +100,8 @@ class _CycleSearch:
         self.started = self.meter.started
         self._count = self.meter.count
         self.table_cap, self.table_cap_reason = budget.table_cap(ENTRY_BYTES)
-        self.checkpoint: Callable[[Any], bool] = getattr(game, "checkpoint", lambda state: True)
-        self.progress: Callable[[Any], int] = getattr(game, "progress", lambda state: 0)
+        self.checkpoint: Callable[[Any], bool] = game.checkpoint
+        self.progress: Callable[[Any], int] = game.progress
         self.win: tuple[int, list] | None = None    # best win: (score, line)
         self.loss: tuple[int, list] | None = None   # best loss, reported when no win is found
         self.deadline_share: float | None = None    # a phase's own time limit (beam phases)
@@ -121,9 +119,9 @@ class _CycleSearch:
             if self.strategy == "best-first":
                 complete, upper = self._best_first()
             elif self.mode == "winnable":
-                complete, upper = self._depth_first(bounded=False)
+                complete, upper = self._depth_first()
             else:
-                complete, upper = self._depth_first(bounded=False)
+                complete, upper = self._depth_first()
                 if self.win is not None and self.win[0] < self.game.max_score:
                     self._aimed_phases()
                 if self.win is not None and self.win[0] < self.game.max_score:
@@ -162,15 +160,15 @@ class _CycleSearch:
         return "cycles" if self.strategy == "deep" else "cycles-best-first"
 
     # ----- depth-first traversal with a visited set --------------------------------------------
-    def _depth_first(self, bounded: bool) -> tuple[bool, int | None]:
-        """A complete traversal (see the module docstring); `bounded` prunes by the incumbent.
-        Returns (complete, upper bound); stops early at the first win unless `bounded`."""
+    def _depth_first(self) -> tuple[bool, int | None]:
+        """A traversal in the game's move order that stops at the first win; complete (no
+        win anywhere) when it runs to its end.  Returns (complete, upper bound)."""
         game = self.game
         self.visited = set()
         self.frames = []
         self.running = "depth-first"
         path: list = []
-        if not self._open(self.root, path, bounded):
+        if not self._open(self.root, path):
             return True, self._best_known()
         while self.frames:
             frame = self.frames[-1]
@@ -183,13 +181,13 @@ class _CycleSearch:
             frame[2] = index + 1
             move = moves[index]
             path.append(move)
-            if not self._open(game.apply(state, move), path, bounded):
+            if not self._open(game.apply(state, move), path):
                 path.pop()
-                if not bounded and self.win is not None:
+                if self.win is not None:
                     return False, None  # the first win is all this pass wanted
         return True, self._best_known()
 
-    def _open(self, state: Any, path: list, bounded: bool) -> bool:
+    def _open(self, state: Any, path: list) -> bool:
         """Meet `state`: note a terminal, skip a visited or pruned state, else push a frame."""
         game = self.game
         self._count(len(path))
@@ -205,16 +203,8 @@ class _CycleSearch:
             if self.table_cap is not None and len(self.visited) >= self.table_cap:
                 raise BudgetExceeded(self.table_cap_reason)
             self.visited.add(key)
-        if bounded and self._prunable(state):
-            return False
         self.frames.append([state, game.order_moves(state, game.legal_moves(state)), 0])
         return True
-
-    def _prunable(self, state: Any) -> bool:
-        """No terminal from `state` beats the incumbent (a win): it need not be expanded."""
-        if self.win is None:
-            return False
-        return not self.game.can_still_win(state) or self.game.score_upper_bound(state) <= self.win[0]
 
     def _stack_bound(self) -> int | None:
         """max over stack frames with moves left of their bound (module docstring)."""
@@ -238,10 +228,9 @@ class _CycleSearch:
         (`aimed_successors`: several moves each, chosen by game knowledge, any of them may be
         left out), when the game has them.  They prune every state whose sound bound is below
         that score; like every beam they only ever raise the incumbent."""
-        successors = getattr(self.game, "aimed_successors", None)
-        if successors is None:
+        if self.game.aimed_successors(self.root) is None:
             return
-        rank = getattr(self.game, "aimed_progress", self.progress)
+        successors, rank = self.game.aimed_successors, self.game.aimed_progress
         self.running = "beam"
         stop = self._share_end(AIMED_SHARE)
         for width in AIMED_WIDTHS:

@@ -20,11 +20,10 @@ import math
 import random
 import time
 from dataclasses import dataclass, field
-from types import ModuleType
 from typing import Any
 
-from games.base import Game, UnsupportedGame, UsurperError, Verdict
-from solver.analysis import solve_position
+from games.base import Game, UnsupportedGame, UsurperError, Verdict, VisiblePositions
+from solver.analysis import analyse
 from solver.hints import clairvoyant_hint
 from solver.search import Budget
 from solver.stats import wilson_interval
@@ -113,7 +112,7 @@ class FairHint:
         return out
 
 
-def visible_model(game: Game) -> ModuleType:
+def visible_model(game: Game) -> VisiblePositions:
     """The game's visible-position module; games without one are refused in one line."""
     model = game.visible_positions()
     if model is None:
@@ -214,7 +213,7 @@ def _sample(game: Game, world: Any, arm: MoveEstimate, budget: Budget, mode: str
     if outcome is not None:
         won, unknown, score = outcome.won, False, outcome.score
     else:
-        result = solve_position(game, child, mode, "auto", budget)
+        result = analyse(game, child, mode, budget)
         won = result.verdict == Verdict.WON
         unknown = result.verdict == Verdict.UNDECIDED and not won
         score = result.score if result.score is not None else result.line_score or 0

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.base import Game, UsurperError, Verdict
-from solver.analysis import solve_position
+from solver.analysis import analyse
 from solver.search import DEFAULT_SETTINGS, Budget, SearchSettings, SolveResult
 from solver.verify import check_claim
 
@@ -41,7 +41,7 @@ def clairvoyant_hint(game: Game, state: Any, engine: str = "auto", budget: Budge
     outcome = game.outcome(state)
     if outcome is not None:
         raise UsurperError(f"the game is over ({outcome.text()}); there is no next move")
-    result = solve_position(game, state, "optimal", engine, budget, settings)
+    result = analyse(game, state, "optimal", budget, engine, settings)
     if result.line_score is not None:
         check_claim(game, state, result.line, result.verdict == Verdict.WON, result.line_score)
     move = result.line[0] if result.line else game.legal_moves(state)[0]

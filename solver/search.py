@@ -46,10 +46,12 @@ from games.base import (
     Verdict,
 )
 from solver.cpsat import SECONDS_PER_BOUND, refined_upper_bound
-from solver.engines import ENGINES
 
-__all__ = ["LOST", "UNDECIDED", "WON", "Budget", "SearchSettings", "SolveResult", "Stats", "Verdict", "solve",
-           "check_single_player"]
+#: The engines of this search (solver.analysis gives their meaning to every family).
+ENGINES = ("auto", "plain", "pruned", "cpsat", "compiled", "compiled-plain")
+
+__all__ = ["ENGINES", "LOST", "UNDECIDED", "WON", "Budget", "SearchSettings", "SolveResult", "Stats", "Verdict",
+           "solve", "check_single_player"]
 
 #: With engine "cpsat", nodes this shallow whose fast bound does not cut them also ask the
 #: game's refined (slower, CP-SAT) bound.

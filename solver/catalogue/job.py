@@ -19,7 +19,7 @@ from importlib import metadata
 from pathlib import Path
 
 from games.base import LOST, UNDECIDED, WON, EngineError, Game, UsurperError
-from solver.analysis import solve_position
+from solver.analysis import analyse, engines_of
 from solver.search import Budget
 from solver.verify import check_claim
 
@@ -138,10 +138,10 @@ def solve_seed(job: Job, seed: int) -> dict:
     try:
         game = _game(job)
         state = game.initial_state(game.deal_from_seed(seed))
-        result = solve_position(game, state, job.mode, job.engine, job.budget())
+        result = analyse(game, state, job.mode, job.budget(), job.engine)
         states = result.stats.states
         if result.verdict == UNDECIDED and job.verdict_limit is not None:
-            verdict = solve_position(game, state, "winnable", job.engine, job.verdict_budget())
+            verdict = analyse(game, state, "winnable", job.verdict_budget(), job.engine)
             states += verdict.stats.states
             if verdict.verdict == WON or (verdict.verdict == LOST and result.line_score is None):
                 result.line, result.line_score = verdict.line, verdict.line_score
@@ -192,12 +192,10 @@ def _game_of_thread(build: Callable, name: str, variants: tuple[str, ...], threa
 
 def _check_engine(game: Game, mode: str, engine: str) -> None:
     """Refuse, before any file is made, an engine this game or variant does not offer."""
-    from solver.search import ENGINES
-
-    if engine not in ENGINES:
-        raise UsurperError(f"unknown engine {engine!r} (known: {', '.join(ENGINES)})")
+    if engine not in engines_of(game):
+        raise UsurperError(f"unknown engine {engine!r} for {game.name} (known: {', '.join(engines_of(game))})")
     if engine == "compiled":  # a one-state search asks the solver whether the engine is there
         try:
-            solve_position(game, game.initial_state(game.deal_from_seed(0)), mode, engine, Budget(max_states=1))
+            analyse(game, game.initial_state(game.deal_from_seed(0)), mode, Budget(max_states=1), engine)
         except EngineError as exc:
             raise UsurperError(str(exc)) from None

@@ -1,0 +1,266 @@
+"""What the `usurper` commands print: each answer as a report (a dict, the `--json` form) and
+as lines for people.  The commands in cli.py parse options and call these; the solver is
+asked through its front door (solver.analysis.analyse) only.
+
+Every line a report carries has been replayed through the rules before it is reported.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.base import WON, Game, UsurperError
+from solver.analysis import SeatQuestions, analyse
+from solver.search import Budget, SolveResult
+from solver.verify import check_claim
+
+
+def count(number: int, word: str, plural: str | None = None) -> str:
+    """'1 move', '2 moves', '1,000 seeds'."""
+    return f"{number:,} {word if number == 1 else plural or word + 's'}"
+
+
+# ----- solve -------------------------------------------------------------------------------
+
+def solve_report(game: Game, cards: tuple, state: Any, seed: int | None, mode: str, seat: int,
+                 questions: tuple[str, ...], engine: str, budget: Budget) -> dict:
+    """`usurper solve`: a one-player game's verdict, optimum and line; a simultaneous-move
+    game's open-deal questions for one seat (0-based)."""
+    if game.game_type.simultaneous:
+        return _seat_report(game, cards, state, seed, seat, questions, engine, budget)
+    if questions or seat != 0:
+        raise UsurperError(f"--question and --seat are options of games for several players, not {game.name}'s")
+    result = analyse(game, state, mode, budget, engine)
+    verify_result(game, state, result)
+    return result_report(game, cards, state, result, seed)
+
+
+def format_solve(report: dict) -> list[str]:
+    return format_seat_report(report) if "answers" in report else format_result(report)
+
+
+def verify_result(game: Game, state: Any, result: SolveResult) -> None:
+    """Replay the line before anything is printed; a mismatch is a solver bug, never output."""
+    if result.line_score is not None:
+        check_claim(game, state, result.line, result.verdict == WON, result.line_score)
+
+
+def result_report(game: Game, cards: tuple, state: Any, result: SolveResult, seed: int | None) -> dict:
+    end = game.apply_line(state, result.line) if result.line_score is not None else None
+    outcome = game.outcome(end) if end is not None else None
+    return {
+        "game": game.name, "variant": game.variant,
+        "seed": seed, "deal": game.format_deal(cards),
+        "verdict": result.verdict, "mode": result.mode, "engine": result.engine,
+        "optimal_score": result.score, "line_score": result.line_score, "upper_bound": result.upper_bound,
+        "line_end": outcome.text() if outcome else None,
+        "line": [text for text in game.format_line(state, result.line).split("; ") if text],
+        "line_verified": result.line_score is not None,
+        "exhausted": result.exhausted,
+        "stats": {
+            "states": result.stats.states, "unique": result.stats.unique, "table_hits": result.stats.table_hits,
+            "max_depth": result.stats.max_depth, "seconds": round(result.stats.seconds, 4),
+        },
+    }
+
+
+def format_result(report: dict) -> list[str]:
+    lines = [f"{report['game']} ({report['variant']}), {_source(report)}", _verdict_line(report)]
+    if report["line_verified"]:
+        verdict = report["verdict"]
+        label = ("Optimal line" if report["optimal_score"] is not None
+                 else "Winning line" if verdict == "WON" else "Best line found")
+        lines.append(f"{label}, {count(len(report['line']), 'move')}, verified by replay; ends {report['line_end']}, "
+                     f"score {report['line_score']}:")
+        lines += [f"  {number:2d}. {text}" for number, text in enumerate(report["line"], 1)]
+    stats = report["stats"]
+    lines.append(f"Search ({report['engine']}): {stats['states']:,} states, {stats['unique']:,} in table, "
+                 f"{stats['table_hits']:,} table hits, depth {stats['max_depth']}, {stats['seconds']:.3f} s")
+    return lines
+
+
+def _verdict_line(report: dict) -> str:
+    verdict = report["verdict"]
+    if report["optimal_score"] is not None:
+        return f"Verdict: {verdict}, optimal score {report['optimal_score']}"
+    if verdict == "UNDECIDED":
+        return f"Verdict: UNDECIDED: the {report['exhausted']} ran out before the search finished"
+    if report["mode"] == "winnable":
+        return f"Verdict: {verdict} (winnable-only search: optimal score not computed)"
+    if report["upper_bound"] is not None and report["line_score"] is not None:
+        return (f"Verdict: {verdict}, optimal score between {report['line_score']} (the line below) and "
+                f"{report['upper_bound']} (a proven bound); the {report['exhausted']} ran out")
+    return f"Verdict: {verdict}, optimal score not proven ({report['exhausted']} ran out)"
+
+
+def _source(report: dict) -> str:
+    return f"seed {report['seed']}" if report["seed"] is not None else "typed deal"
+
+
+# ----- the open-deal questions of a simultaneous-move game -----------------------------------
+
+QUESTION_NAMES = {"q1": "Q1 optimistic (everyone helps P)", "q2": "Q2 paranoid, P commits first",
+                  "q3": "Q3 paranoid, P commits last", "q4": "Q4 mixed-strategy value (zero-sum, two players)"}
+WIN_WORDS = {"sole": "wins alone", "shared": "shares the win", "no": "cannot win"}
+
+
+def _seat_report(game: Game, cards: tuple, state: Any, seed: int | None, seat: int, questions: tuple[str, ...],
+                 engine: str, budget: Budget) -> dict:
+    analysis = analyse(game, state, SeatQuestions(seat, tuple(questions)), budget, engine)
+    answers = {}
+    for question, answer in analysis.answers.items():
+        answers[question] = {
+            "decided": answer.decided, "cards": answer.cards, "cards_bounds": list(answer.cards_bounds),
+            "margin": answer.margin, "margin_bounds": list(answer.margin_bounds), "wins": answer.wins,
+            "best_action": answer.best_action, "strategy": answer.strategy,
+            "opponent_strategy": answer.opponent_strategy, "exhausted": answer.exhausted,
+            "states": answer.stats.states, "seconds": round(answer.stats.seconds, 3),
+        }
+    return {"game": game.name, "variant": game.variant, "seed": seed, "deal": game.format_deal(cards),
+            "players": len(game.returns(state)), "seat": seat + 1, "answers": answers}
+
+
+def format_seat_report(report: dict) -> list[str]:
+    lines = [f"{report['game']} ({report['variant']}), {_source(report)}, {report['players']} players; "
+             f"seat {report['seat']}", f"Deal: {report['deal']}"]
+    for question, answer in report["answers"].items():
+        lines.append(QUESTION_NAMES[question] + ":")
+        if answer["decided"]:
+            cards = "" if answer["cards"] is None else f"{answer['cards']} cards, "
+            wins = f"; P {WIN_WORDS[answer['wins']]}" if answer["wins"] else ""
+            lines.append(f"  {cards}margin {answer['margin']:+g}{wins}")
+        else:
+            low, high = answer["margin_bounds"]
+            lines.append(f"  undecided ({answer['exhausted']} ran out): margin between {low:g} and {high:g}")
+        if answer["best_action"]:
+            lines.append(f"  P's first move: {answer['best_action']}")
+        for who, mix in (("P", answer["strategy"]), ("opponent", answer["opponent_strategy"])):
+            if mix:
+                lines.append(f"  {who} plays: " + ", ".join(f"{move} {share:.2f}" for move, share in mix.items()))
+        lines.append(f"  {answer['states']:,} states, {answer['seconds']:.2f} s")
+    return lines
+
+
+def seat_hint(game: Game, state: Any, budget: Budget) -> tuple[list[str], dict]:
+    """The next move of a simultaneous-move game: for two players both seats' equilibrium
+    mixes at this node (Q4); for more, each acting seat's paranoid moves (Q2, Q3)."""
+    if game.is_over(state):
+        raise UsurperError("the game is over; there is no next move")
+    lines = [f"Position: {game.describe(state)}"]
+    report: dict = {"position": game.describe(state), "seats": {}}
+    if len(game.returns(state)) == 2:
+        answer = analyse(game, state, SeatQuestions(0, ("q4",)), budget).answers["q4"]
+        for seat, mix in ((1, answer.strategy), (2, answer.opponent_strategy)):
+            if mix:
+                lines.append(f"Seat {seat} plays: " + ", ".join(f"{move} {share:.2f}" for move, share in mix.items()))
+        value = f"{answer.margin:+.3f}" if answer.margin is not None else "undecided"
+        lines.append(f"Value to seat 1 (margin, equilibrium play): {value}")
+        report["seats"] = {"1": answer.strategy, "2": answer.opponent_strategy}
+        report["value"] = answer.margin
+        return lines, report
+    for seat in game.acting_players(state):
+        analysis = analyse(game, state, SeatQuestions(seat, ("q2", "q3")), budget)
+        moves = {q: a.best_action for q, a in analysis.answers.items()}
+        lines.append(f"Seat {seat + 1}: against the worst (Q2) {moves.get('q2') or '-'}; "
+                     f"seeing the others' choice (Q3) {moves.get('q3') or '-'}")
+        report["seats"][str(seat + 1)] = moves
+    return lines, report
+
+
+# ----- hints and replays -------------------------------------------------------------------
+
+def clairvoyant_report(game: Game, state: Any, engine: str, budget: Budget, lost: str | None) -> dict:
+    """`usurper hint` peeking at the face-down cards: the first move of the best line."""
+    from solver.fair import move_words
+    from solver.hints import clairvoyant_hint
+
+    advice = clairvoyant_hint(game, state, engine, budget)
+    return {
+        "game": game.name, "variant": game.variant, "position": advice.position, "move": advice.move_text,
+        "move_words": move_words(game, state, advice.move, peek=True), "secures": advice.secures,
+        "verdict": advice.verdict, "proven": advice.proven, "best_found": advice.best_found,
+        "upper_bound": advice.result.upper_bound, "exhausted": advice.exhausted, "lost": lost,
+    }
+
+
+def format_clairvoyant(report: dict) -> list[str]:
+    lines = [f"Position: {report['position']}", f"Hint: {report['move_words']}"]
+    if report["proven"]:
+        lines.append(f"It keeps the optimal score {report['secures']} reachable "
+                     f"({report['verdict'].lower()} with best play).")
+    elif report["best_found"] is not None:
+        bound = report["upper_bound"]
+        within = f"; the optimum is at most {bound} (a proven bound)" if bound is not None else ""
+        lines.append(f"Not proven ({report['exhausted']} ran out): best line found scores "
+                     f"{report['best_found']}{within}.")
+    else:
+        lines.append(f"Not proven ({report['exhausted']} ran out before any line reached the end): "
+                     "the hint is the first move in the search order.")
+    if report["lost"]:
+        lines.append(report["lost"][0].upper() + report["lost"][1:] + ".")
+    return lines
+
+
+def verify_report(game: Game, state: Any, moves: str) -> dict:
+    """`usurper verify`: the line replayed through the rules, move by move."""
+    from solver.verify import replay_text
+
+    played = replay_text(game, state, moves)
+    outcome = played.outcome
+    return {
+        "legal": played.ok, "moves_played": played.played, "error": played.error,
+        "finished": outcome is not None,
+        "result": outcome.result if outcome else None, "score": outcome.score if outcome else None,
+        "outcome": outcome.text() if outcome else None,
+        "position": game.describe(played.state),
+    }
+
+
+def format_verify(report: dict) -> str:
+    if not report["legal"]:
+        return f"Illegal: {report['error']} (after {count(report['moves_played'], 'legal move')})"
+    if not report["finished"]:
+        return f"Legal, {count(report['moves_played'], 'move')}; the game goes on. {report['position']}"
+    return f"Legal, {count(report['moves_played'], 'move')}: {report['outcome']}, score {report['score']}"
+
+
+# ----- pick ----------------------------------------------------------------------------------
+
+def pick_report(build, game: str, variants, catalogue_file, winnable: bool, min_score: int | None,
+                rng: Any) -> dict:
+    """`usurper pick`: a seed from a catalogue (the shipped one by default) matching the wish."""
+    import shlex
+
+    from solver import catalogue as catalogues
+
+    job = catalogues.make_job(build, game, variants)
+    flags = "".join(f" --variant {shlex.quote(word)}" for word in job.variants)
+    paths = [catalogue_file] if catalogue_file else catalogues.shipped_catalogues(job)
+    if not paths:
+        raise UsurperError(f"no shipped catalogue for {job.title} ({catalogues.shipped_catalogue(job)}); make one "
+                           f"with `usurper catalogue {job.game} --seeds 0-999{flags} --out FILE` "
+                           "and pass --catalogue FILE")
+    book = catalogues.read_all(paths)
+    catalogues.check_matches(book, job)
+    row, matches = catalogues.pick_row(book, winnable, min_score, rng)
+    return {"game": job.game, "variants": list(job.variants), "title": job.title, "flags": flags,
+            "catalogue": " + ".join(str(source) for source in book.sources), "matches": matches,
+            "seeds": len(book.rows), **row}
+
+
+def format_pick(report: dict) -> list[str]:
+    score = (f"optimal score {report['score']}" if report["score"] is not None
+             else f"best line found scores {report['best']} (optimum not proven)" if report["best"] is not None
+             else "no score known")
+    matches, seed, flags = report["matches"], report["seed"], report["flags"]
+    matched = (f"{matches:,} of {count(report['seeds'], 'seed')} in {report['catalogue']} "
+               f"match{'es' if matches == 1 else ''}")
+    solved = (f"solved in {report['seconds']:g} s" if report.get("seconds") is not None
+              else "solve time not recorded")
+    lines = [f"Seed {seed} of {report['title']} ({matched})",
+             f"{report['outcome']}, {score}; {solved}, {count(report['states'] or 0, 'state')}"]
+    if report.get("first_move"):
+        lines.append(f"First move of the solver's line (spoiler): {report['first_move']}")
+    lines.append(f"Deal it:  usurper deal {report['game']} --seed {seed}{flags}")
+    lines.append(f"Solve it: usurper solve {report['game']} --seed {seed}{flags}")
+    return lines
