@@ -457,7 +457,7 @@ def seat_words(game: str, variants) -> list[str]:
     params = click.get_current_context().params
     words = [f"{name}={params[name]}" for name in ("players", "suits") if params.get(name) is not None]
     if words and make_game(game, variants).game_type.max_players == 1:
-        raise UsurperError(f"--players and --suits are options of games for several players, not {game}'s")
+        raise UsurperError(f"--players and --suits are Devil's Throne's options, not {game}'s")
     return words
 
 

@@ -198,7 +198,7 @@ def play_in_terminal(game: Game, state: Any, plain: bool, samples: int, rng: ran
         run_plain_simultaneous(game, state, seat, bots, stdin, stdout, rng)
         return
     if seat != 0 or bot_name is not None:
-        raise UsurperError(f"--seat and --bots are options of games for several players, not {game.name}'s")
+        raise UsurperError(f"--seat and --bots are Devil's Throne's options, not {game.name}'s")
     if plain:
         run_plain(game, state, stdin, stdout, samples, rng)
         return

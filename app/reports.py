@@ -29,7 +29,7 @@ def solve_report(game: Game, cards: tuple, state: Any, seed: int | None, mode: s
     if game.game_type.simultaneous:
         return _seat_report(game, cards, state, seed, seat, questions, engine, budget)
     if questions or seat != 0:
-        raise UsurperError(f"--question and --seat are options of games for several players, not {game.name}'s")
+        raise UsurperError(f"--question and --seat are Devil's Throne's options, not {game.name}'s")
     result = analyse(game, state, mode, budget, engine)
     verify_result(game, state, result)
     return result_report(game, cards, state, result, seed)
