@@ -26,10 +26,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games import make_game  # noqa: E402
 from app.benchmark import parse_seed_range  # noqa: E402
+from games import make_game  # noqa: E402
+from solver.analysis import analyse  # noqa: E402
 from solver.cpsat import refined_upper_bound  # noqa: E402
-from solver.search import Budget, solve  # noqa: E402
+from solver.search import Budget  # noqa: E402
 
 
 def expanded_positions(game, state, optimum: int, time_limit: float) -> list:
@@ -45,7 +46,7 @@ def expanded_positions(game, state, optimum: int, time_limit: float) -> list:
 
     game.score_upper_bound = recording
     try:
-        solve(game, state, "optimal", "pruned", Budget(time_limit=time_limit))
+        analyse(game, state, "optimal", Budget(time_limit=time_limit), "pruned")
     finally:
         del game.score_upper_bound
     return found
@@ -62,14 +63,14 @@ def main() -> None:
     rows = defaultdict(list)
     for seed in parse_seed_range(args.seeds):
         state = game.initial_state(game.deal_from_seed(seed))
-        optimum = solve(game, state, "optimal", "compiled", Budget(time_limit=args.search_limit)).score
+        optimum = analyse(game, state, "optimal", Budget(time_limit=args.search_limit), "compiled").score
         if optimum is None:
             print(f"seed {seed}: optimum not found in {args.search_limit:g} s; skipped")
             continue
         positions = expanded_positions(game, state, optimum, args.search_limit)
         sample = random.Random(seed).sample(positions, min(args.sample, len(positions)))
         for position in sample:
-            truth = solve(game, position, "optimal", "compiled", Budget(time_limit=args.exact_limit)).score
+            truth = analyse(game, position, "optimal", Budget(time_limit=args.exact_limit), "compiled").score
             if truth is None:
                 continue
             fast, exact = game.score_upper_bound(position), refined_upper_bound(game, position)

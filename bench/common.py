@@ -7,9 +7,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games import make_game  # noqa: E402
 from app import benchmark  # noqa: E402
-from solver.search import ENGINES  # noqa: E402
+from games import make_game  # noqa: E402
+from solver.analysis import ENGINES  # noqa: E402
 
 
 def main(game_name: str, argv: list[str] | None = None) -> None:

@@ -20,9 +20,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.kings_reign import KingsReign  # noqa: E402
-from solver.cycles import solve_cycles  # noqa: E402
+from games import make_game  # noqa: E402
+from solver.analysis import analyse  # noqa: E402
 from solver.search import Budget  # noqa: E402
+
+#: The front door's engine for each strategy of the search for repeating positions.
+ENGINE_OF = {"deep": "pruned", "best-first": "plain"}
 
 
 def parse_seeds(text: str) -> list[int]:
@@ -34,16 +37,17 @@ def parse_seeds(text: str) -> list[int]:
 
 
 def run(strategy: str, seeds: list[int], time_limit: float, optimal: bool, verbose: bool) -> dict:
-    game = KingsReign()
+    game = make_game("kings-reign")
+    engine = ENGINE_OF[strategy]
     rows = []
     for seed in seeds:
         root = game.initial_state(game.deal_from_seed(seed))
         started = time.perf_counter()
-        first = solve_cycles(game, root, "winnable", Budget(time_limit=time_limit), strategy=strategy)
+        first = analyse(game, root, "winnable", Budget(time_limit=time_limit), engine)
         first_time = time.perf_counter() - started
         row = {"seed": seed, "first": str(first.verdict), "first_time": first_time, "first_score": first.line_score}
         if optimal:
-            best = solve_cycles(game, root, "optimal", Budget(time_limit=time_limit), strategy=strategy)
+            best = analyse(game, root, "optimal", Budget(time_limit=time_limit), engine)
             row.update(best=best.line_score, bound=best.upper_bound, exact=best.score is not None,
                        verdict=str(best.verdict), moves=len(best.line))
         rows.append(row)

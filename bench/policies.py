@@ -16,9 +16,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games import make_game  # noqa: E402
 from app.benchmark import parse_seed_range  # noqa: E402
 from app.policies import FAIR_SAMPLES, POLICIES, bench_policies  # noqa: E402
+from games import make_game  # noqa: E402
 
 
 def main() -> None:
