@@ -8,8 +8,8 @@ import re
 
 import pytest
 
-from games import make_game
 from app.benchmark import deal_line, run, summary
+from games import make_game
 
 GAME = make_game("adaman")
 

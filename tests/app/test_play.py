@@ -5,9 +5,9 @@ import random
 
 import pytest
 
+from app.play import PlaySession, run_plain, where_lost
 from games import make_game
 from games.base import UsurperError
-from app.play import PlaySession, run_plain, where_lost
 from solver.search import Budget, solve
 from solver.verify import replay_text
 

@@ -7,8 +7,8 @@ import pytest
 
 pytest.importorskip("textual")
 
-from games import make_game  # noqa: E402
 from app.play import PlaySession  # noqa: E402
+from games import make_game  # noqa: E402
 from solver.search import Budget, solve  # noqa: E402
 from solver.verify import replay  # noqa: E402
 
