@@ -1,5 +1,8 @@
 """Two versions of the solver side by side, deal by deal: `python bench/ab.py OLD NEW [options]`.
 
+A simultaneous-move game (Devil's Throne) is asked every question for seat 1; its "score" is
+then the values of every question, compared exactly (Q4 to nine decimals).
+
 OLD and NEW are source trees (a git worktree of an older commit, and this one), each with
 its compiled engines built in place (`python setup.py build_ext --inplace`).  For every
 seed both trees solve the same deal in turn, each in a fresh process that imports only its
@@ -27,12 +30,31 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from app.benchmark import parse_seed_range  # noqa: E402
 
 ONE_DEAL = r"""
-import json, sys
+import json, sys, time
 from games import make_game
-from app.benchmark import timed_solve
+from solver.search import Budget
 game = make_game(sys.argv[1], [v for v in sys.argv[5].split(",") if v])
 state = game.initial_state(game.deal_from_seed(int(sys.argv[2])))
-print(json.dumps(timed_solve(game, state, sys.argv[4], "auto", float(sys.argv[3]))))
+limit = float(sys.argv[3])
+if not game.game_type.simultaneous:
+    try:
+        from app.benchmark import timed_solve
+    except ImportError:  # a tree from before the application left solver/
+        from solver.benchmark import timed_solve
+    print(json.dumps(timed_solve(game, state, sys.argv[4], "auto", limit)))
+    sys.exit(0)
+started = time.perf_counter()
+try:
+    from solver.analysis import SeatQuestions, analyse
+    analysis = analyse(game, state, SeatQuestions(0), Budget(time_limit=limit))
+except ImportError:  # a tree from before the front door
+    from solver.simultaneous import QUESTIONS, analyse
+    asked = tuple(q for q in QUESTIONS if q != "q4" or len(game.returns(state)) == 2)
+    analysis = analyse(game, state, 0, asked, Budget(time_limit=limit))
+values = {q: [a.cards, None if a.margin is None else round(a.margin, 9)] for q, a in analysis.answers.items()}
+decided = all(a.decided for a in analysis.answers.values())
+print(json.dumps({"verdict": "DECIDED" if decided else "UNDECIDED", "score": json.dumps(values), "decided": decided,
+                  "states": analysis.stats.states, "seconds": time.perf_counter() - started}))
 """
 
 
