@@ -10,15 +10,14 @@ commands that use them.
 
 from __future__ import annotations
 
-import json
-import math
 import sys
 from pathlib import Path
 
 import click
 
-from app.reports import count
-from games import GAMES, make_game
+from app.options import COUNT, GAME, MEGABYTES, SECONDS, SEEDS_HELP
+from app.reports import as_json_text, count, plain_letters_where_needed, readable
+from games import make_game
 from games.base import Game, UsurperError
 from solver.analysis import ENGINES
 
@@ -27,6 +26,7 @@ EXIT_USER_ERROR = 2
 
 def main() -> None:
     """Console entry point: run the click group, folding every user error into one line."""
+    plain_letters_where_needed(sys.stdout, sys.stderr)
     try:
         usurper.main(standalone_mode=False)
     except click.exceptions.Exit as exc:
@@ -36,7 +36,7 @@ def main() -> None:
         sys.exit(0)
     except (click.ClickException, UsurperError) as exc:
         message = exc.format_message() if isinstance(exc, click.ClickException) else str(exc)
-        click.echo(f"usurper: error: {' '.join(message.split())}", err=True)
+        click.echo(f"usurper: error: {readable(' '.join(message.split()))}", err=True)
         sys.exit(EXIT_USER_ERROR)
     except MemoryError:
         click.echo("usurper: error: out of memory (a smaller --max-memory, or fewer --workers)", err=True)
@@ -44,25 +44,6 @@ def main() -> None:
     except (click.Abort, KeyboardInterrupt):
         click.echo("usurper: interrupted", err=True)
         sys.exit(130)
-
-
-class Seconds(click.FloatRange):
-    """Seconds: a finite number above zero.  NaN compares false with every bound, so
-    FloatRange alone lets it through (and a NaN limit means no limit); inf is refused too."""
-
-    name = "seconds"
-
-    def __init__(self) -> None:
-        super().__init__(min=0, min_open=True)
-
-    def convert(self, value, param, ctx):
-        number = super().convert(value, param, ctx)
-        if not math.isfinite(number):
-            self.fail(f"{value!r} is not a finite number of seconds.", param, ctx)
-        return number
-
-
-SECONDS = Seconds()
 
 
 def _print_version(ctx: click.Context, _param, value: bool) -> None:
@@ -91,16 +72,12 @@ def deal_options(func):
                         help="Variant switch, repeatable or comma separated (e.g. excuse, pawns_courts=all).")(func)
     func = click.option("--suits", help="Devil's Throne: each seat's suit in seat order, e.g. D,H.")(func)
     func = click.option("--players", type=click.IntRange(min=2, max=4), help="Devil's Throne: 2 to 4 players.")(func)
-    func = click.option("--deal", "deal_text", help="The deck order, top first (notation per game: see README).")(func)
-    func = click.option("--seed", type=click.IntRange(min=0), help="Deal number (see README: seeded shuffle).")(func)
-    func = click.argument("game", type=click.Choice(sorted(GAMES), case_sensitive=False))(func)
+    func = click.option("--deal", "deal_text", help="The deck order, top first, in the game's card notation "
+                                                    "(`usurper deal GAME --seed N` prints one).")(func)
+    func = click.option("--seed", type=click.IntRange(min=0),
+                        help="Deal number: the canonical deck shuffled by Python's random.Random(SEED).shuffle.")(func)
+    func = click.argument("game", type=GAME)(func)
     return func
-
-
-#: Caps of the integer budgets: far beyond any machine, inside the compiled engines' 64 bits.
-MEGABYTES = click.IntRange(min=1, max=2**30)
-COUNT = click.IntRange(min=1, max=2**62)
-SEEDS_HELP = "Seeds: A-B (inclusive) or a comma list of them, e.g. 3,10-12; at most 10,000,000 per run."
 
 
 def search_options(func):
@@ -120,22 +97,28 @@ def search_options(func):
 
 @usurper.command()
 @deal_options
-def deal(game, seed, deal_text, variants, players, suits):
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+def deal(game, seed, deal_text, variants, players, suits, as_json):
     """Print the deal of a seed as deal text (top of the deck first)."""
     rules, cards = load_deal(game, seed, deal_text, variants)
-    click.echo(rules.format_deal(cards))
+    text = rules.format_deal(cards)
+    click.echo(as_json_text({"game": rules.name, "variant": rules.variant, "seed": seed, "deal": text})
+               if as_json else text)
 
 
 @usurper.command()
 @deal_options
 @click.option("--moves", default="", help="Moves already played, separated by ';'.")
 @click.option("--reveal", is_flag=True, help="Show the face-down cards too.")
-def show(game, seed, deal_text, variants, players, suits, moves, reveal):
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+def show(game, seed, deal_text, variants, players, suits, moves, reveal, as_json):
     """Draw the position after --moves (King's Reign: the board as rows of cells)."""
+    from app.reports import position_report
+
     rules, cards = load_deal(game, seed, deal_text, variants)
     state = rules.initial_state(cards)
     state = rules.apply_line(state, rules.parse_line(state, moves)) if moves.strip() else state
-    click.echo(rules.render(state, reveal=reveal))
+    click.echo(as_json_text(position_report(rules, state, reveal)) if as_json else rules.render(state, reveal=reveal))
 
 
 @usurper.command("solve")
@@ -157,7 +140,7 @@ def solve_command(game, seed, deal_text, variants, players, suits, time_limit, m
     budget = Budget(time_limit, max_states, max_table, max_memory)
     report = solve_report(rules, cards, rules.initial_state(cards), seed, "winnable" if winnable_only else "optimal",
                           seat - 1, tuple(questions), engine, budget)
-    click.echo(json.dumps(report, indent=2) if as_json else "\n".join(format_solve(report)))
+    click.echo(as_json_text(report) if as_json else "\n".join(format_solve(report)))
 
 
 @usurper.command()
@@ -189,7 +172,7 @@ def hint(game, seed, deal_text, variants, players, suits, time_limit, max_states
         rules = make_game(game, variants)
         advice = fair_hint(rules, parse_visible(rules, visible_text), samples=samples, rng=rng,
                            time_limit=time_limit)
-        click.echo(json.dumps(advice.report(), indent=2) if as_json
+        click.echo(as_json_text(advice.report()) if as_json
                    else "\n".join([f"Position: {advice.position}", *advice.lines()]))
         return
     rules, cards = load_deal(game, seed, deal_text, variants)
@@ -199,16 +182,16 @@ def hint(game, seed, deal_text, variants, players, suits, time_limit, max_states
     budget = Budget(time_limit, max_states, max_table, max_memory)
     if rules.game_type.simultaneous:
         lines, report = seat_hint(rules, state, budget)
-        click.echo(json.dumps(report, indent=2) if as_json else "\n".join(lines))
+        click.echo(as_json_text(report) if as_json else "\n".join(lines))
         return
     lost = where_lost(rules, start, played, budget)
     if fair:
         advice = fair_hint_for_state(rules, state, samples=samples, rng=rng, time_limit=time_limit)
-        click.echo(json.dumps({**advice.report(), "lost": lost}, indent=2) if as_json
+        click.echo(as_json_text({**advice.report(), "lost": lost}) if as_json
                    else "\n".join([f"Position: {advice.position}", *advice.lines(), *([lost] if lost else [])]))
         return
     report = clairvoyant_report(rules, state, engine, budget, lost)
-    click.echo(json.dumps(report, indent=2) if as_json else "\n".join(format_clairvoyant(report)))
+    click.echo(as_json_text(report) if as_json else "\n".join(format_clairvoyant(report)))
 
 
 @usurper.command()
@@ -250,20 +233,22 @@ def verify(game, seed, deal_text, variants, players, suits, moves, as_json):
 
     rules, cards = load_deal(game, seed, deal_text, variants)
     report = verify_report(rules, rules.initial_state(cards), moves)
-    click.echo(json.dumps({k: v for k, v in report.items() if k != "outcome"}, indent=2) if as_json
+    click.echo(as_json_text({k: v for k, v in report.items() if k != "outcome"}) if as_json
                else format_verify(report))
     if not report["legal"]:  # a finding about the line, not a usage error: exit 1 (README, verify)
         sys.exit(1)
 
 
 @usurper.command()
-@click.argument("game", type=click.Choice(sorted(GAMES), case_sensitive=False))
+@click.argument("game", type=GAME)
 @click.option("--seeds", default="0-99", show_default=True, help=SEEDS_HELP)
-@click.option("--mode", type=click.Choice(["optimal", "winnable"]), default="optimal", show_default=True)
+@click.option("--mode", type=click.Choice(["optimal", "winnable"]), default="optimal", show_default=True,
+              help="optimal: prove the best score; winnable: stop at the first win.")
 @click.option("--engine", type=click.Choice(ENGINES), default="auto", show_default=True)
 @click.option("--time-limit", type=SECONDS, default=60.0, show_default=True, help="Seconds per deal.")
 @click.option("--baseline", type=click.Choice(ENGINES), help="Also run this engine on each deal, side by side.")
-@click.option("--baseline-limit", type=SECONDS, default=10.0, show_default=True)
+@click.option("--baseline-limit", type=SECONDS, default=10.0, show_default=True,
+              help="Seconds per deal for the --baseline engine.")
 @click.option("--variant", "variants", multiple=True, help="Variant switch, repeatable or comma separated.")
 @click.option("--quick", is_flag=True,
               help="Seeds 0-19, winnable, pruned at 2 s and plain at 1 s side by side: under a minute.")
@@ -272,8 +257,9 @@ def verify(game, seed, deal_text, variants, players, suits, moves, as_json):
               help="Play the seeds with this policy (no peeking; repeatable) beside the clairvoyant winnable rate.")
 @click.option("--samples", type=click.IntRange(min=1), default=40, show_default=True,
               help="--policy fair: solved samples per decision.")
+@click.option("--json", "as_json", is_flag=True, help="Print the rows (one per deal) and the summary as JSON.")
 def bench(game, seeds, mode, engine, time_limit, baseline, baseline_limit, variants, quick, verbose, policies,
-          samples):
+          samples, as_json):
     """Solve a seed range and print decided %, time percentiles, states, win rate (Wilson 95 %);
     with --policy, play it instead: each policy's win rate and time per decision."""
     from tqdm import tqdm
@@ -282,17 +268,20 @@ def bench(game, seeds, mode, engine, time_limit, baseline, baseline_limit, varia
     from solver.seeds import parse_seed_ranges
 
     rules = make_game(game, variants)
+    rows: list[dict] = []
     if policies:
         from app.policies import bench_policies
 
         seed_list = list(parse_seed_ranges(seeds))
         with tqdm(total=len(seed_list) * len(policies), unit="deal", disable=None, leave=False) as bar:
             def each_played(name, deal):
+                rows.append({"policy": name, **vars(deal)})
                 bar.update(1)
                 if verbose:
                     bar.write(f"{name} seed {deal.seed}: {'won' if deal.won else 'lost'}, score {deal.score}")
             lines = bench_policies(rules, seed_list, policies, samples, each=each_played)
-        click.echo("\n".join(lines))
+        click.echo(as_json_text({"game": rules.name, "variant": rules.variant, "rows": rows, "summary": lines})
+                   if as_json else "\n".join(lines))
         return
     if quick:
         seeds, mode, engine, time_limit, baseline, baseline_limit = (
@@ -300,11 +289,14 @@ def bench(game, seeds, mode, engine, time_limit, baseline, baseline_limit, varia
     seed_range = parse_seed_ranges(seeds)
     with tqdm(total=len(seed_range), unit="deal", disable=None, leave=False) as bar:
         def each(row):
+            rows.append(row)
             bar.update(1)
             if verbose:
                 bar.write(benchmark.deal_line(row))
         lines = benchmark.report(rules, seed_range, mode, engine, time_limit, baseline, baseline_limit, each)
-    click.echo("\n".join(lines))
+    report = {"game": rules.name, "variant": rules.variant, "mode": mode, "engine": engine, "time_limit": time_limit,
+              "rows": rows, "summary": lines}
+    click.echo(as_json_text(report) if as_json else "\n".join(lines))
 
 
 class GameOrCommand(click.Group):
@@ -328,12 +320,13 @@ def catalogue():
 
 
 @catalogue.command("run")
-@click.argument("game", type=click.Choice(sorted(GAMES), case_sensitive=False))
+@click.argument("game", type=GAME)
 @click.option("--seeds", required=True, help=SEEDS_HELP)
 @click.option("--out", required=True, type=click.Path(dir_okay=False, path_type=Path),
               help="The catalogue file (JSON Lines); an existing one is resumed.")
 @click.option("--variant", "variants", multiple=True, help="Variant switch, repeatable or comma separated.")
-@click.option("--mode", type=click.Choice(["optimal", "winnable"]), default="optimal", show_default=True)
+@click.option("--mode", type=click.Choice(["optimal", "winnable"]), default="optimal", show_default=True,
+              help="optimal: prove the best score; winnable: stop at the first win.")
 @click.option("--engine", type=click.Choice(ENGINES), default="auto", show_default=True)
 @click.option("--time-limit", type=SECONDS, default=60.0, show_default=True,
               help="Seconds per seed before the search gives up (UNDECIDED).")
@@ -418,7 +411,7 @@ def catalogue_stats(files, plot, as_json, undecided, unproven):
         catalogues.plot(book, plot)
         summary["plot"] = str(plot)
     if as_json:
-        click.echo(json.dumps(summary, indent=2))
+        click.echo(as_json_text(summary))
         return
     click.echo("\n".join(catalogues.format_summary(summary)))
     if plot is not None:
@@ -426,7 +419,7 @@ def catalogue_stats(files, plot, as_json, undecided, unproven):
 
 
 @usurper.command()
-@click.argument("game", type=click.Choice(sorted(GAMES), case_sensitive=False))
+@click.argument("game", type=GAME)
 @click.option("--winnable", is_flag=True, help="Only deals that can be won.")
 @click.option("--min-score", type=int, help="Only deals where this score is known reachable.")
 @click.option("--catalogue", "catalogue_file", type=click.Path(dir_okay=False, path_type=Path),
@@ -442,7 +435,7 @@ def pick(game, winnable, min_score, catalogue_file, variants, random_seed, as_js
     from app.reports import format_pick, pick_report
 
     report = pick_report(make_game, game, variants, catalogue_file, winnable, min_score, random.Random(random_seed))
-    click.echo(json.dumps(report, indent=2) if as_json else "\n".join(format_pick(report)))
+    click.echo(as_json_text(report) if as_json else "\n".join(format_pick(report)))
 
 
 def load_deal(game: str, seed, deal_text, variants) -> tuple[Game, tuple]:

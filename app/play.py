@@ -10,6 +10,7 @@ or points, found by bisection: the best score reachable never rises along a line
 from __future__ import annotations
 
 import random
+import shutil
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -23,6 +24,9 @@ from solver.search import Budget, SolveResult
 
 #: The budget of the on-request analyses (verdict, clairvoyant hint, the deal's optimum).
 ANALYSIS_BUDGET = Budget(time_limit=20.0, max_memory_mb=512)
+
+#: The smallest terminal (columns, lines) the full-screen game is drawn for.
+SCREEN = (80, 24)
 
 PLAIN_HELP = ("type a move (its number or its notation), or: u undo, r redo, h hint (clairvoyant), "
               "f fair hint, v verdict, m moves so far, q quit")
@@ -202,6 +206,13 @@ def play_in_terminal(game: Game, state: Any, plain: bool, samples: int, rng: ran
     if plain:
         run_plain(game, state, stdin, stdout, samples, rng)
         return
+    if not (stdin.isatty() and stdout.isatty()):
+        raise UsurperError("the full-screen game needs a terminal for input and output; "
+                           "play line by line with --plain")
+    columns, lines = shutil.get_terminal_size()
+    if columns < SCREEN[0] or lines < SCREEN[1]:
+        print(f"usurper: note: the terminal is {columns}x{lines}; the game is drawn for {SCREEN[0]}x{SCREEN[1]} "
+              "or more (or play with --plain)", file=sys.stderr)
     try:
         from app.tui import run_tui
     except ImportError:

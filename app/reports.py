@@ -7,12 +7,81 @@ Every line a report carries has been replayed through the rules before it is rep
 
 from __future__ import annotations
 
+import codecs
+import json
+import math
+import re
 from typing import Any
 
 from games.base import WON, Game, UsurperError
 from solver.analysis import SeatQuestions, analyse
 from solver.search import Budget, SolveResult
 from solver.verify import check_claim
+
+#: Echoed input longer than this is cut in the middle, so that an error stays one readable line.
+QUOTE_LIMIT, LINE_LIMIT = 60, 400
+QUOTED = re.compile("'[^']{" + str(QUOTE_LIMIT + 1) + ",}'")
+
+
+def readable(message: str) -> str:
+    """`message` with each long quoted piece of input, and the whole line, cut in the middle."""
+    message = QUOTED.sub(lambda match: _cut(match.group(0), QUOTE_LIMIT), message)
+    return _cut(message, LINE_LIMIT)
+
+
+def _cut(text: str, limit: int) -> str:
+    if len(text) <= limit:
+        return text
+    hidden = len(text) - limit
+    return f"{text[:limit * 2 // 3]} ...[{hidden:,} characters]... {text[-(limit // 3):]}"
+
+
+def as_json_text(report: Any) -> str:
+    """A report as JSON: a number that is not finite (an open end of an interval) is null."""
+    return json.dumps(_finite(report), indent=2, allow_nan=False)
+
+
+def _finite(value: Any) -> Any:
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {key: _finite(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite(item) for item in value]
+    return value
+
+
+def position_report(game: Game, state: Any, reveal: bool) -> dict:
+    """`usurper show --json`: the position, its drawing, its moves, and how it ended."""
+    outcome = game.outcome(state)
+    return {"game": game.name, "variant": game.variant, "position": game.describe(state),
+            "drawing": game.render(state, reveal=reveal),
+            "legal_moves": [game.format_move(state, move) for move in game.legal_moves(state)],
+            "finished": outcome is not None, "result": outcome.result if outcome else None,
+            "score": outcome.score if outcome else None, "outcome": outcome.text() if outcome else None}
+
+
+#: What a suit symbol becomes on a stream that cannot show it (an ASCII terminal or pipe).
+SYMBOL_LETTERS = {"♣": "C", "♦": "D", "♥": "H", "♠": "S", "—": "-", "–": "-", "…": "..."}
+
+
+def _letters(error: UnicodeEncodeError) -> tuple[str, int]:
+    text = error.object[error.start:error.end]
+    return "".join(SYMBOL_LETTERS.get(char, "?") for char in text), error.end
+
+
+codecs.register_error("usurper-letters", _letters)
+
+
+def plain_letters_where_needed(*streams: Any) -> None:
+    """Streams whose encoding cannot show the suit symbols write letters instead (3♦ -> 3D),
+    so that every command works on an ASCII terminal or pipe."""
+    for stream in streams:
+        try:
+            "".join(SYMBOL_LETTERS).encode(stream.encoding or "ascii")
+        except (UnicodeEncodeError, LookupError):
+            if hasattr(stream, "reconfigure"):
+                stream.reconfigure(errors="usurper-letters")
 
 
 def count(number: int, word: str, plural: str | None = None) -> str:
@@ -208,7 +277,7 @@ def verify_report(game: Game, state: Any, moves: str) -> dict:
     played = replay_text(game, state, moves)
     outcome = played.outcome
     return {
-        "legal": played.ok, "moves_played": played.played, "error": played.error,
+        "legal": played.ok, "moves_played": played.played, "error": played.error and readable(played.error),
         "finished": outcome is not None,
         "result": outcome.result if outcome else None, "score": outcome.score if outcome else None,
         "outcome": outcome.text() if outcome else None,

@@ -31,17 +31,21 @@ def _devils_throne(variants: Sequence[str]) -> Game:
     return DevilsThrone.from_variants(variants)
 
 
-GAMES = {
-    "adaman": _adaman, "royal-assassin": _royal_assassin, "royal_assassin": _royal_assassin,
-    "kings-reign": _kings_reign, "kings_reign": _kings_reign,
-    "devils-throne": _devils_throne, "devils_throne": _devils_throne,
-}
+#: The games by the name users type (an underscore is read as a dash: `royal_assassin`).
+GAMES = {"adaman": _adaman, "devils-throne": _devils_throne, "kings-reign": _kings_reign,
+         "royal-assassin": _royal_assassin}
+
+
+def game_name(name: str) -> str:
+    """The registered name of `name` (any case, `_` for `-`); unknown names raise VariantError."""
+    canonical = name.strip().lower().replace("_", "-")
+    if canonical not in GAMES:
+        raise VariantError(f"unknown game {name!r} (known: {', '.join(GAMES)})")
+    return canonical
 
 
 def make_game(name: str, variants: Sequence[str] = ()) -> Game:
     """The game called `name` with the given variant words; unknown names raise VariantError."""
-    factory = GAMES.get(name.lower())
-    if factory is None:
-        raise VariantError(f"unknown game {name!r} (known: {', '.join(sorted(GAMES))})")
+    factory = GAMES[game_name(name)]
     words = [word for item in variants for word in item.split(",") if word.strip()]
     return factory(words)

@@ -1,0 +1,123 @@
+"""Hardening, round two: careless input and unusual terminals through the real command line.
+Each test names the defect it pins down; every refusal is one line and exit 2."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from app.reports import as_json_text, readable
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def usurper(*args: str, stdin: str = "", env: dict | None = None, timeout: float = 120) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", "import cli; cli.main()", *args], input=stdin,
+                          capture_output=True, text=True, cwd=ROOT, timeout=timeout,
+                          env={**os.environ, **(env or {})})
+
+
+def assert_one_line_error(done: subprocess.CompletedProcess, *words: str) -> str:
+    assert done.returncode == 2, (done.returncode, done.stdout, done.stderr)
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("usurper: error: "), done.stderr
+    assert "Traceback" not in done.stderr
+    for word in words:
+        assert word in lines[0], lines[0]
+    return lines[0]
+
+
+# ----- a seat that is not at the table ----------------------------------------------------------
+@pytest.mark.parametrize("players, seat", [(2, 3), (3, 4)])
+def test_a_seat_beyond_the_table_is_one_line(players, seat):
+    done = usurper("solve", "devils-throne", "--seed", "1", "--players", str(players), "--seat", str(seat),
+                   "--time-limit", "1")
+    assert_one_line_error(done, f"seat {seat}", f"{players}-player")
+
+
+# ----- an ASCII stdout ----------------------------------------------------------------------------
+ASCII = {"PYTHONIOENCODING": "ascii"}
+
+
+def test_plain_play_of_royal_assassin_survives_an_ascii_stdout():
+    done = usurper("play", "royal-assassin", "--seed", "1", "--plain", stdin="h\nq\n", env=ASCII)
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+    assert "♦" not in done.stdout and "T 3D (turned)" in done.stdout
+
+
+def test_devils_throne_play_survives_an_ascii_stdout():
+    done = usurper("play", "devils-throne", "--seed", "1", stdin="q\n", env=ASCII)
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr and "1D hand" in done.stdout
+
+
+def test_show_of_kings_reign_survives_an_ascii_stdout():
+    done = usurper("show", "kings-reign", "--seed", "1", env=ASCII)
+    assert done.returncode == 0 and "Traceback" not in done.stderr
+
+
+# ----- the full screen wants a terminal ---------------------------------------------------------
+def test_full_screen_play_without_a_terminal_is_refused_pointing_to_plain():
+    done = usurper("play", "adaman", "--seed", "1", stdin="q\n", timeout=60)
+    assert_one_line_error(done, "terminal", "--plain")
+    assert "\x1b[" not in done.stdout
+
+
+# ----- JSON everywhere the README says, and JSON that is JSON -----------------------------------
+def test_deal_show_and_bench_print_json():
+    deal = json.loads(usurper("deal", "adaman", "--seed", "3", "--json").stdout)
+    assert deal["seed"] == 3 and deal["deal"].count(",") == 35
+    shown = json.loads(usurper("show", "royal-assassin", "--seed", "3", "--json").stdout)
+    assert shown["legal_moves"] and shown["finished"] is False
+    bench = json.loads(usurper("bench", "adaman", "--seeds", "0-2", "--mode", "winnable", "--json").stdout)
+    assert [row["seed"] for row in bench["rows"]] == [0, 1, 2] and bench["summary"]
+    played = json.loads(usurper("bench", "adaman", "--seeds", "0-1", "--policy", "greedy", "--json").stdout)
+    assert {row["policy"] for row in played["rows"]} == {"greedy"} and len(played["rows"]) == 2
+
+
+def test_an_undecided_interval_prints_null_not_infinity():
+    done = usurper("solve", "devils-throne", "--seed", "1", "--players", "3", "--question", "q2",
+                   "--max-states", "1", "--json")
+    assert done.returncode == 0, done.stderr
+    assert "Infinity" not in done.stdout and "NaN" not in done.stdout
+    json.loads(done.stdout)
+    assert as_json_text({"bounds": [float("-inf"), float("inf")]}).count("null") == 2
+
+
+# ----- echoed input is cut to a readable length ------------------------------------------------
+def test_a_huge_echoed_input_gives_a_short_line():
+    done = usurper("hint", "adaman", "--seed", "1", "--moves", "x" * 130_000)
+    line = assert_one_line_error(done, "move 1")
+    assert len(line) < 500
+    done = usurper("verify", "adaman", "--seed", "1", "--moves", "y" * 130_000)
+    assert done.returncode == 1 and len(done.stdout) < 500
+    assert readable("'" + "z" * 1000 + "'").count("z") < 100
+
+
+# ----- limits mean what they say -------------------------------------------------------------------
+@pytest.mark.parametrize("limit", ["1e308", "1e-300", "inf", "nan", "0", "-1"])
+def test_time_limits_outside_a_millisecond_to_115_days_are_refused(limit):
+    assert_one_line_error(usurper("solve", "adaman", "--seed", "1", "--time-limit", limit), "--time-limit")
+
+
+# ----- help that stands alone ----------------------------------------------------------------------
+def test_help_names_each_game_once_shows_no_huge_caps_and_needs_no_readme():
+    for command in ("solve", "hint", "bench", "catalogue run", "pick", "play", "show", "deal", "verify"):
+        text = usurper(*command.split(), "--help").stdout
+        assert "royal_assassin" not in text and "4611686018427387904" not in text, command
+        assert "see README" not in text, command
+    bench = usurper("bench", "--help").stdout
+    for option in ("--mode", "--baseline-limit"):
+        described = bench.split(option, 1)[1].split("\n  --", 1)[0]
+        assert len(described.split()) > 3, (option, described)
+
+
+def test_underscore_game_names_still_work():
+    done = usurper("deal", "royal_assassin", "--seed", "1")
+    assert done.returncode == 0 and done.stdout.split()[:3] == ["JS", "10C", "QH"]
