@@ -159,8 +159,9 @@ def hint(game, seed, deal_text, variants, players, suits, time_limit, max_states
     """The best next move from the position after --moves (or --visible), and what it is worth;
     --fair: from what a player sees, never from the order of the face-down cards."""
     import random
+    from dataclasses import replace
 
-    from app.play import where_lost
+    from app.play import HINT_SHARE, Deadline, where_lost
     from app.reports import clairvoyant_report, format_clairvoyant, seat_hint
     from solver.fair import fair_hint, fair_hint_for_state, parse_visible
     from solver.search import Budget
@@ -184,13 +185,16 @@ def hint(game, seed, deal_text, variants, players, suits, time_limit, max_states
         lines, report = seat_hint(rules, state, budget)
         click.echo(as_json_text(report) if as_json else "\n".join(lines))
         return
-    lost = where_lost(rules, start, played, budget)
+    # One --time-limit for the whole answer: the hint first, then where the moves played lost.
+    deadline = Deadline(time_limit, share=HINT_SHARE if played else 1.0)
     if fair:
-        advice = fair_hint_for_state(rules, state, samples=samples, rng=rng, time_limit=time_limit)
+        advice = fair_hint_for_state(rules, state, samples=samples, rng=rng, time_limit=deadline.first_share())
+        lost = where_lost(rules, start, played, budget, deadline.end)
         click.echo(as_json_text({**advice.report(), "lost": lost}) if as_json
                    else "\n".join([f"Position: {advice.position}", *advice.lines(), *([lost] if lost else [])]))
         return
-    report = clairvoyant_report(rules, state, engine, budget, lost)
+    report = clairvoyant_report(rules, state, engine, replace(budget, time_limit=deadline.first_share()))
+    report["lost"] = where_lost(rules, start, played, budget, deadline.end)
     click.echo(as_json_text(report) if as_json else "\n".join(format_clairvoyant(report)))
 
 

@@ -12,8 +12,9 @@ from __future__ import annotations
 import random
 import shutil
 import sys
+import time
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, TextIO
 
 from games.base import Game, MoveError, Outcome, UsurperError, Verdict
@@ -153,11 +154,40 @@ class PlaySession:
         return f"Game over: {outcome.text()}; score {outcome.score}; {against}"
 
 
-def where_lost(game: Game, start: Any, moves: list[Any], budget: Budget = ANALYSIS_BUDGET) -> str | None:
+#: The share of a hint's time limit its advice may use; where the moves played lost gets the rest.
+HINT_SHARE = 0.6
+#: The share of a time limit the searches of one command aim at, leaving the rest for start-up
+#: and the replay of every line, so that the command as a whole keeps its limit.
+SEARCH_SHARE = 0.9
+
+
+class Deadline:
+    """One time limit shared by the searches of one command, counted from its creation."""
+
+    def __init__(self, seconds: float, share: float = 1.0):
+        self.started = time.perf_counter()
+        self.seconds, self.share = seconds, share
+        self.end = self.started + seconds * SEARCH_SHARE
+
+    def first_share(self) -> float:
+        """Seconds for the first search: its share of the limit, at least a millisecond."""
+        return max(0.001, self.seconds * SEARCH_SHARE * self.share - (time.perf_counter() - self.started))
+
+
+def where_lost(game: Game, start: Any, moves: list[Any], budget: Budget = ANALYSIS_BUDGET,
+               deadline: float | None = None) -> str | None:
     """"the win was lost at move 3: Penitent <- Castle; the best from here is a loss scoring
-    58", or the move that lost points, or None (nothing lost, or not proven in budget)."""
+    58", or the move that lost points, or None (nothing lost, or not proven in budget or by
+    `deadline`, a time.perf_counter() instant no search may pass)."""
     if not moves:
         return None
+    try:
+        return _where_lost(game, start, moves, budget, deadline)
+    except TimeoutError:
+        return None
+
+
+def _where_lost(game: Game, start: Any, moves: list[Any], budget: Budget, deadline: float | None) -> str | None:
     states = [start]
     for move in moves:
         states.append(game.apply(states[-1], move))
@@ -169,7 +199,7 @@ def where_lost(game: Game, start: Any, moves: list[Any], budget: Budget = ANALYS
             if outcome is not None:
                 values[index] = outcome.score
             else:
-                values[index] = analyse(game, states[index], "optimal", budget).score
+                values[index] = analyse(game, states[index], "optimal", _until(budget, deadline)).score
         return values[index]
 
     best, now = value(0), value(len(moves))
@@ -187,6 +217,16 @@ def where_lost(game: Game, start: Any, moves: list[Any], budget: Budget = ANALYS
     move_text = move_words(game, states[index - 1], moves[index - 1], peek=True)
     kind = "a win" if now >= game.lowest_win_score else "a loss"
     return f"{what} at move {index}: {move_text}; the best from here is {kind} scoring {now}"
+
+
+def _until(budget: Budget, deadline: float | None) -> Budget:
+    """`budget` with its time limit cut to what is left before `deadline`."""
+    if deadline is None:
+        return budget
+    left = deadline - time.perf_counter()
+    if left < 0.001:
+        raise TimeoutError
+    return replace(budget, time_limit=left if budget.time_limit is None else min(budget.time_limit, left))
 
 
 def play_in_terminal(game: Game, state: Any, plain: bool, samples: int, rng: random.Random, seat: int = 0,

@@ -238,7 +238,7 @@ def seat_hint(game: Game, state: Any, budget: Budget) -> tuple[list[str], dict]:
 
 # ----- hints and replays -------------------------------------------------------------------
 
-def clairvoyant_report(game: Game, state: Any, engine: str, budget: Budget, lost: str | None) -> dict:
+def clairvoyant_report(game: Game, state: Any, engine: str, budget: Budget, lost: str | None = None) -> dict:
     """`usurper hint` peeking at the face-down cards: the first move of the best line."""
     from solver.fair import move_words
     from solver.hints import clairvoyant_hint

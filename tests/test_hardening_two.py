@@ -121,3 +121,44 @@ def test_help_names_each_game_once_shows_no_huge_caps_and_needs_no_readme():
 def test_underscore_game_names_still_work():
     done = usurper("deal", "royal_assassin", "--seed", "1")
     assert done.returncode == 0 and done.stdout.split()[:3] == ["JS", "10C", "QH"]
+
+
+# ----- a hint keeps its one time limit -------------------------------------------------------------
+def test_a_hint_hands_its_searches_no_more_time_than_its_limit_in_all(monkeypatch):
+    """The hint, then where the moves played lost: every search is handed a limit that ends
+    before the command's --time-limit does (the searches keep theirs: tests/solver)."""
+    import time
+
+    from click.testing import CliRunner
+
+    import app.play
+    import cli
+    import solver.hints
+    from solver.analysis import analyse
+
+    handed = []
+
+    def recording(game, state, question="optimal", budget=None, *args, **kwargs):
+        handed.append(time.perf_counter() + budget.time_limit)
+        return analyse(game, state, question, budget, *args, **kwargs)
+
+    monkeypatch.setattr(app.play, "analyse", recording)
+    monkeypatch.setattr(solver.hints, "analyse", recording)
+    started = time.perf_counter()
+    done = CliRunner().invoke(cli.usurper, ["hint", "adaman", "--seed", "5", "--time-limit", "2", "--moves",
+                                            "Huntress <- Journey + Chance Meeting; Painter <- Battle"])
+    assert done.exit_code == 0, done.output
+    assert len(handed) >= 2 and max(handed) <= started + 2.0, [end - started for end in handed]
+
+
+def test_where_lost_past_its_deadline_answers_nothing_without_searching(monkeypatch):
+    import time
+
+    import app.play
+    from games import make_game
+
+    monkeypatch.setattr(app.play, "analyse", lambda *args, **kwargs: pytest.fail("searched past the deadline"))
+    game = make_game("adaman")
+    start = game.initial_state(game.deal_from_seed(5))
+    moves = game.parse_line(start, "Huntress <- Journey + Chance Meeting")
+    assert app.play.where_lost(game, start, moves, deadline=time.perf_counter() - 1) is None
