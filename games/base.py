@@ -356,6 +356,11 @@ class Game(ABC):
         cards where the drawing hides them.  The default: the one-line description."""
         return self.describe(state)
 
+    def legend(self) -> str:
+        """A few lines for people that explain the notation of positions and moves on screen
+        (`?` in play); empty: nothing to explain."""
+        return ""
+
     # Hooks of a game whose positions repeat (RepeatingPositions): neutral defaults.
     def checkpoint(self, state: State) -> bool:
         return True
