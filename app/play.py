@@ -276,10 +276,12 @@ def run_plain(game: Game, state: Any, stdin: TextIO, stdout: TextIO, samples: in
         if command is None:
             say("(end of input; the game is not over)")
             return session
+        if command.strip().lower() in ("q", "quit"):
+            if _confirm_quit(session, lines, say):
+                return session
+            continue
         for reply in _obey(session, command.strip(), samples):
             say(reply)
-        if command.strip().lower() in ("q", "quit"):
-            return session
     say(f"[end] {session.position()}")
     say(session.end_report())
     say(f"moves: {session.line_text()}")
@@ -305,11 +307,24 @@ def _obey(session: PlaySession, command: str, samples: int) -> Iterable[str]:
         if word in ("q", "quit", ""):
             return []
         if word in ("?", "help"):
-            return [PLAIN_HELP]
+            return [PLAIN_HELP, *([session.game.legend()] if session.game.legend() else [])]
         session.play_text(command)
         return []
     except UsurperError as exc:
         return [f"error: {exc}"]
+
+
+def _confirm_quit(session: PlaySession, lines: Iterable[str], say) -> bool:
+    """Quit at once when nothing is lost (no move played); else ask, and quit on y, q or
+    the end of the input."""
+    if not session.played:
+        return True
+    say("quit the game in progress? y quits, anything else goes on")
+    answer = next(iter(lines), None)
+    if answer is None or answer.strip().lower() in ("y", "yes", "q", "quit"):
+        say(f"moves so far: {session.line_text()}")
+        return True
+    return False
 
 
 def _printer(stdout: TextIO):

@@ -146,3 +146,19 @@ def test_wired_bench_policy_prints_rates_beside_the_clairvoyant_one():
     result = CliRunner().invoke(wired_commands(), ["bench", "royal-assassin", "--seeds", "0-2", "--policy", "greedy"])
     assert result.exit_code == 0, result.output
     assert "greedy " in result.output and "clairvoyant      3/3     winnable" in result.output
+
+
+def test_quitting_a_game_in_progress_asks_first_and_goes_on_unless_confirmed():
+    start = ADAMAN.initial_state(ADAMAN.deal_from_seed(5))
+    out = io.StringIO()
+    session = run_plain(ADAMAN, start, io.StringIO("1\nq\nn\n1\nq\ny\n"), out)
+    text = out.getvalue()
+    assert text.count("quit the game in progress?") == 2 and len(session.played) == 2
+    assert text.splitlines()[-1].startswith("moves so far: ")
+
+
+def test_quitting_before_any_move_needs_no_confirmation():
+    start = ADAMAN.initial_state(ADAMAN.deal_from_seed(5))
+    out = io.StringIO()
+    run_plain(ADAMAN, start, io.StringIO("q\n1\n"), out)
+    assert "quit the game in progress?" not in out.getvalue()
