@@ -1,6 +1,10 @@
-"""Build of the compiled searches: each game's `_core.c` (games/adaman/, games/royal_assassin/
-over the game-agnostic search skeleton solver/_search_core.h; games/devils_throne/, its own
-simultaneous-move search); metadata is in pyproject.toml.
+"""Build of the compiled searches; metadata is in pyproject.toml.
+
+Each extension `games.<game>._core` is one translation unit in native/, which composes, in
+this order: the game's rules in C (games/<game>/_core.c), the solver's search skeleton over
+them (solver/_search_core.h for Adaman and Royal Assassin, solver/_simultaneous_core.h for
+Devil's Throne), then the Python binding.  Games include nothing from solver/ and the
+skeletons know no game: native/ alone puts the two together.
 
 The extensions are optional: where no C compiler (or no Python headers) is to be had, the
 build of an extension fails quietly and the install goes on, and the engine `auto` then
@@ -33,17 +37,24 @@ class OptionalBuildExt(build_ext):
         print(f"usurper: {what} not built ({exc}); the Python engines will be used", file=sys.stderr)
 
 
+#: Each game's extension and the search skeleton its native/ unit includes.
+SKELETONS = {
+    "adaman": "solver/_search_core.h",
+    "royal_assassin": "solver/_search_core.h",
+    "devils_throne": "solver/_simultaneous_core.h",
+}
+
+
 def core(package: str) -> Extension:
     return Extension(
         f"games.{package}._core",
-        sources=[f"games/{package}/_core.c"],
-        depends=["solver/_search_core.h"],
-        include_dirs=["solver"],
+        sources=[f"native/{package}.c"],
+        depends=[f"games/{package}/_core.c", SKELETONS[package]],
         extra_compile_args=["-O3", "-std=c11"],
     )
 
 
 setup(
-    ext_modules=[core("adaman"), core("royal_assassin"), core("devils_throne")],
+    ext_modules=[core(package) for package in SKELETONS],
     cmdclass={"build_ext": OptionalBuildExt},
 )

@@ -6,16 +6,8 @@ at a node where that seat acts.  The game is played open-deal (spec §7, [R21]):
 position line shows every hand, so a bot may read them too.
 
 - `random`: a uniform legal action, drawn from the loop's seeded rng.
-- `greedy`: at a Select node, by the round's coin:
-  - HIGH: the *threat* is the highest card any other seat holds (J 11, Q 12, K 13, A 1; the
-    deuce's effect is ignored).  Play the lowest card of the bot's hand that is above the
-    threat; if none is, play the lowest card of its hand.
-  - LOW: the threat is the lowest card any other seat holds.  Play the highest card below
-    the threat; if none is, play the highest card.
-  So it wins the round as cheaply as it surely can, and otherwise throws the card least
-  useful in this round's direction.  At a three's target or an Envoy sub-round it plays
-  the first action in the game's search order (`order_actions`): the highest-numbered
-  target seat, and an ace (onto the highest-numbered legal target) rather than PASS.
+- `greedy`: the game's own simple policy (`greedy_action`, documented by each game: Devil's
+  Throne's in games/devils_throne/game.py), deterministic.
 - `equilibrium` (two players only): the Q4 mix of solver.simultaneous at this node for the
   bot's seat, sampled with the rng.  Each node's solve has a time limit (EQUILIBRIUM_SECONDS
   by default); where it is undecided in time (typically the first round or two, which need
@@ -30,10 +22,7 @@ import random
 from collections.abc import Callable, Iterator
 from typing import Any, TextIO
 
-from games.base import Game, UsurperError
-from games.devils_throne import DevilsThrone
-from games.devils_throne.cards import HIGH
-from games.devils_throne.rules import SELECT
+from games.base import Game, SimultaneousGame, UsurperError
 from solver.search import Budget
 from solver.simultaneous import equilibrium
 
@@ -55,12 +44,9 @@ def random_bot(game: Game, state: Any, seat: int, rng: random.Random) -> Any:
     return rng.choice(game.legal_actions(state, seat))
 
 
-def greedy_bot(game: Game, state: Any, seat: int, rng: random.Random) -> Any:
-    """The greedy rule of the module docstring (the rng is unused: the rule is deterministic)."""
-    actions = game.legal_actions(state, seat)
-    if _is_select(game, state):
-        return _greedy_card(game, state, seat, actions)
-    return game.order_actions(state, seat, list(actions))[0]
+def greedy_bot(game: SimultaneousGame, state: Any, seat: int, rng: random.Random) -> Any:
+    """The game's greedy rule (the rng is unused: the rule is deterministic)."""
+    return game.greedy_action(state, seat)
 
 
 class EquilibriumBot:
@@ -152,23 +138,6 @@ def run_plain_simultaneous(game: Game, state: Any, human_seat: int, bots: dict[i
 
 
 # ----- helpers ----------------------------------------------------------------------------
-def _is_select(game: Game, state: Any) -> bool:
-    # Only Devil's Throne's Select node offers cards by rank; any other node (or game) uses
-    # the search order.
-    return isinstance(game, DevilsThrone) and state.phase == SELECT
-
-
-def _greedy_card(game: DevilsThrone, state: Any, seat: int, ranks: list[int]) -> int:
-    others = [rank for other, hand in enumerate(state.hands) if other != seat for rank in hand]
-    if game.mode(state) == HIGH:
-        threat = max(others, default=0)
-        winners = [rank for rank in ranks if rank > threat]
-        return min(winners) if winners else min(ranks)
-    threat = min(others, default=14)
-    winners = [rank for rank in ranks if rank < threat]
-    return max(winners) if winners else max(ranks)
-
-
 def _ask(game: Game, state: Any, seat: int, lines: Iterator[str], say) -> Any | None:
     """The person's action, re-asked after a bad line; None at `q` or the end of input."""
     actions = game.legal_actions(state, seat)
@@ -203,7 +172,7 @@ def _read_action(game: Game, state: Any, actions: list, word: str) -> Any | None
 
 def _bot_choice(game: Game, state: Any, seat: int, bot: Bot, rng: random.Random, say) -> Any:
     action = bot(game, state, seat, rng)
-    note = getattr(bot, "note", "")
+    note = bot.note if isinstance(bot, EquilibriumBot) else ""
     if note:
         say(f"seat {seat + 1}: {note}")
     return action

@@ -1,11 +1,11 @@
 /* solver/_search_core.h: the game-agnostic part of the compiled "pruned" searches.
  *
- * The skeleton of solver/search.py (engine="pruned") that games/adaman/_core.c and
- * games/royal_assassin/_core.c share, written once: the transposition table, the
- * budgets, the winnability search and the optimal search, and the common part of the
- * module's solve() (budgets in, result tuple out).  A template by include: it is no
- * module of its own and has no .c file; each extension includes it once, after the
- * game's own definitions, and gets its own copy compiled against that game's types,
+ * The skeleton of solver/search.py (engine="pruned") that the one-player games share,
+ * written once: the transposition table, the budgets, the winnability search and the
+ * optimal search, and the common part of the module's solve() (budgets in, result tuple
+ * out).  A template by include: it is no module of its own and has no .c file; a native/
+ * unit (native/adaman.c, native/royal_assassin.c) includes it once, after the game's rules
+ * in C (games/<game>/_core.c), and gets its own copy compiled against that game's types,
  * so every hook below can be inlined.
  *
  *   - search: search_win (LDS rounds of limited discrepancy search with find_win, each
@@ -32,7 +32,8 @@
  *   - budgets: states, time (checked every BUDGET_CHECK_EVERY states, with Python's
  *     signals), table size and the fixed line depth end the search by longjmp.
  *
- * The including file defines first (after <Python.h>):
+ * The including file defines first (after <Python.h>; the game's rules define all but
+ * line_list, the binding's):
  *
  *   u64                        uint64_t
  *   State                      a position; fields `status` with values PLAYING and

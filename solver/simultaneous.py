@@ -1,8 +1,9 @@
 """Open-deal analysis of simultaneous-move games: the four questions of Devil's Throne's §8.
 
-The search knows no rules: it walks states through the simultaneous-move verbs
+The search knows no rules: it walks states through the verbs of games.base.SimultaneousGame
 (`acting_players`, `legal_actions`, `apply_joint`, `returns`, `is_over`, `key`,
-`round_start`, `cards_in_play`) and refuses any other kind of game in one line.
+`round_start`, `cards_in_play`, `order_actions`, `format_action`) and refuses any other kind
+of game in one line.
 
 For a seat P:
 - Q1, optimistic: one agent maximises over every joint action.
@@ -24,10 +25,10 @@ is their minimum, so the shift only moves the value).  The game's `cards_in_play
 any payoff can still move, which cuts the search where the window says so.
 
 Engines: "python" is this module; "compiled" hands round starts to the game's compiled
-hooks (`compiled_q4`, `compiled_paranoid`: Devil's Throne's C core for two players), which
-run the same searches node for node (the tests compare values, states and table hits);
-"auto" uses them where the game offers them.  For Q4 this module still walks the analysed
-node's own round, for the root mixes.
+hooks (`compiled_q4`, `compiled_paranoid`: for Devil's Throne, solver/_simultaneous_core.h
+over the game's two-seat rules in C), which run the same searches node for node (the tests
+compare values, states and table hits); "auto" uses them where the game offers them.  For
+Q4 this module still walks the analysed node's own round, for the root mixes.
 
 A search that runs out of budget answers with an interval, never a value: the cheap bounds
 at the root, tightened by the root's finished children (a maximising root's best child is a
@@ -44,7 +45,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.base import LOST, UNDECIDED, WON, CompiledMissing, EngineError, Game, UnsupportedGame, Verdict
+from games.base import (
+    LOST,
+    UNDECIDED,
+    WON,
+    CompiledMissing,
+    EngineError,
+    Game,
+    SimultaneousGame,
+    UnsupportedGame,
+    Verdict,
+)
 from solver.search import Budget, BudgetExceeded, notice_once, state_budget_text
 
 QUESTIONS = ("q1", "q2", "q3", "q4")
@@ -53,8 +64,6 @@ CARDS, MARGIN = "cards", "margin"
 CHECK_EVERY = 256
 #: Matrix entries this close count as equal (Q4 values are sums of LP solutions).
 EPSILON = 1e-9
-REQUIRED_VERBS = ("acting_players", "legal_actions", "apply_joint", "returns", "is_over", "key", "round_start",
-                  "cards_in_play")
 
 
 @dataclass
@@ -135,12 +144,10 @@ class Analysis:
 def check_simultaneous(game: Game) -> None:
     """Refuse, in one line, a game this module cannot analyse."""
     game_type = game.game_type
-    if not game_type.simultaneous or not game_type.deterministic or game_type.repeats:
+    if (not isinstance(game, SimultaneousGame) or not game_type.simultaneous or not game_type.deterministic
+            or game_type.repeats):
         raise UnsupportedGame(f"{game.name} ({game_type.describe()}): the simultaneous-move analysis needs a"
                               " deterministic simultaneous-move game without repeating positions")
-    missing = [verb for verb in REQUIRED_VERBS if not hasattr(game, verb)]
-    if missing:
-        raise UnsupportedGame(f"{game.name} lacks the simultaneous-move verbs {', '.join(missing)}")
 
 
 def analyse(game: Game, state: Any, seat: int = 0, questions: Sequence[str] = QUESTIONS,
@@ -212,7 +219,8 @@ def matrix_game(matrix: Sequence[Sequence[float]], strategies: bool = False,
 
 # ----- Q1-Q3: alpha-beta over max/min layers ----------------------------------------------
 
-def _answer_paranoid(game: Game, state: Any, seat: int, question: str, budget: Budget, engine: str) -> Answer:
+def _answer_paranoid(game: SimultaneousGame, state: Any, seat: int, question: str, budget: Budget,
+                     engine: str) -> Answer:
     answer = Answer(question, seat)
     started = time.perf_counter()
     deadline = None if budget.time_limit is None else started + budget.time_limit
@@ -239,35 +247,33 @@ def _answer_paranoid(game: Game, state: Any, seat: int, question: str, budget: B
     return answer
 
 
-def _compiled_paranoid(game: Game, state: Any, seat: int, question: str, payoff: str, engine: str) -> Any:
+def _compiled_paranoid(game: SimultaneousGame, state: Any, seat: int, question: str, payoff: str,
+                       engine: str) -> Any:
     """The game's compiled Q1-Q3 from this round start, None for the Python search."""
     if engine == "python":
         return None
-    compiled = (_from_hook(game, "compiled_paranoid", engine, state, seat, question, payoff == MARGIN)
-                if game.round_start(state) else None)
+    compiled = None
+    if game.round_start(state):
+        try:
+            compiled = game.compiled_paranoid(state, seat, question, payoff == MARGIN)
+        except CompiledMissing as exc:
+            _not_built(exc, engine)
     if compiled is None and engine == "compiled":
         raise EngineError(f"no compiled {question.upper()} engine for {game.name} here"
                           " (not built, not two players, or not a round start)")
     return compiled
 
 
-def _from_hook(game: Game, name: str, engine: str, *args: Any) -> Any:
-    """The game's compiled search from its hook `name`, or None (no hook, or it does not
-    apply here).  Not built: an error when asked for by name, else said once on stderr."""
-    hook = getattr(game, name, None)
-    if hook is None:
-        return None
-    try:
-        return hook(*args)
-    except CompiledMissing as exc:
-        if engine == "compiled":
-            raise
-        notice_once(f"usurper: note: {exc}; using the Python engine (slower)")
-        return None
+def _not_built(exc: CompiledMissing, engine: str) -> None:
+    """A compiled engine that is not built: an error when asked for by name, else said once
+    on stderr (the Python engine answers)."""
+    if engine == "compiled":
+        raise exc
+    notice_once(f"usurper: note: {exc}; using the Python engine (slower)")
 
 
 class _Budgeted:
-    def __init__(self, game: Game, budget: Budget, deadline: float | None, stats: Stats):
+    def __init__(self, game: SimultaneousGame, budget: Budget, deadline: float | None, stats: Stats):
         self.game = game
         self.budget = budget
         self.deadline = deadline
@@ -298,7 +304,7 @@ class _Budgeted:
 class _Paranoid(_Budgeted):
     """Q1-Q3 on one payoff: alpha-beta (fail-soft) with a table of (floor, ceiling) per key."""
 
-    def __init__(self, game: Game, seat: int, question: str, payoff: str, budget: Budget,
+    def __init__(self, game: SimultaneousGame, seat: int, question: str, payoff: str, budget: Budget,
                  deadline: float | None, stats: Stats, compiled: Any = None):
         super().__init__(game, budget, deadline, stats)
         self.compiled = compiled
@@ -308,7 +314,6 @@ class _Paranoid(_Budgeted):
         self.root = None
         self.root_floor, self.root_ceiling = -math.inf, math.inf
         self.root_action: str | None = None
-        self.order = getattr(game, "order_actions", lambda state, seat, actions: actions)
 
     def run(self, state: Any) -> int:
         self.root = state
@@ -389,7 +394,7 @@ class _Paranoid(_Budgeted):
 
     def _node(self, state: Any, alpha: float, beta: float) -> float:
         acting = self.game.acting_players(state)
-        options = {seat: self.order(state, seat, self.game.legal_actions(state, seat)) for seat in acting}
+        options = {seat: self.game.order_actions(state, seat, self.game.legal_actions(state, seat)) for seat in acting}
         return self._layer(state, acting, options, self._layers(acting), 0, {}, alpha, beta)
 
     def _layers(self, acting: tuple[int, ...]) -> list[tuple[tuple[int, ...], bool]]:
@@ -428,20 +433,23 @@ class _Paranoid(_Budgeted):
         return best
 
     def _action_text(self, state, seats, joint) -> str | None:
-        if self.seat not in seats or not hasattr(self.game, "format_action"):
+        if self.seat not in seats:
             return None
         return self.game.format_action(state, joint[seats.index(self.seat)])
 
 
 # ----- Q4: backward induction with a matrix game per simultaneous node ---------------------
 
-def _answer_q4(game: Game, state: Any, seat: int, budget: Budget, engine: str) -> Answer:
+def _answer_q4(game: SimultaneousGame, state: Any, seat: int, budget: Budget, engine: str) -> Answer:
     answer = Answer("q4", seat)
     started = time.perf_counter()
     deadline = None if budget.time_limit is None else started + budget.time_limit
     compiled = None
     if engine != "python":
-        compiled = _from_hook(game, "compiled_q4", engine, state, seat)
+        try:
+            compiled = game.compiled_q4(state, seat)
+        except CompiledMissing as exc:
+            _not_built(exc, engine)
         if compiled is None and engine == "compiled":
             raise EngineError(f"no compiled Q4 engine for {game.name} here (not built, or not two players)")
     search = _Equilibrium(game, seat, budget, deadline, answer.stats, compiled)
@@ -465,7 +473,7 @@ class _Equilibrium(_Budgeted):
     with a compiled engine, round starts are valued by it and this class only walks the
     root's round (for the root mixes)."""
 
-    def __init__(self, game: Game, seat: int, budget: Budget, deadline: float | None, stats: Stats,
+    def __init__(self, game: SimultaneousGame, seat: int, budget: Budget, deadline: float | None, stats: Stats,
                  compiled: Any = None):
         super().__init__(game, budget, deadline, stats)
         self.seat = seat
@@ -496,8 +504,6 @@ class _Equilibrium(_Budgeted):
             raise BudgetExceeded(self._exhausted_text(run.exhausted))
         return run.value
 
-
-
     def lead(self, state: Any) -> int:
         returns = self.game.returns(state)
         return returns[self.seat] - returns[self.other]
@@ -518,8 +524,7 @@ class _Equilibrium(_Budgeted):
         return value, mine, theirs
 
     def _mix(self, state, actions, weights) -> dict[str, float]:
-        text = getattr(self.game, "format_action", lambda s, a: str(a))
-        return {text(state, a): w for a, w in zip(actions, weights) if w > EPSILON}
+        return {self.game.format_action(state, a): w for a, w in zip(actions, weights) if w > EPSILON}
 
     def _child(self, state, acting, choice) -> float:
         return self._value(self.game.apply_joint(state, tuple(choice[s] for s in acting)))

@@ -1,8 +1,9 @@
-/* games/adaman/_core.c: the Adaman "pruned" search of solver/search.py, compiled.
+/* games/adaman/_core.c: Adaman's rules and bounds in C, for the compiled "pruned" search.
  *
- * The same algorithm as the pure-Python engine (games/adaman/rules.py and bounds.py +
- * solver/search.py with engine="pruned"), which stays the readable reference the tests
- * compare this file to:
+ * The positions, moves and hooks that the one-player search skeleton solver/_search_core.h
+ * expects (native/adaman.c puts the two together with the Python binding), the same as the
+ * pure-Python engine's (games/adaman/rules.py and bounds.py), which stays the readable
+ * reference the tests compare the compiled search to:
  *
  *   - rules: legal_moves (every (target, payment) with a non-empty payment of resources
  *     sharing a suit with the target, rank sum >= target rank), apply (win check before
@@ -12,33 +13,18 @@
  *     first, then least waste; a stable sort of the legal_moves order), score_upper_bound
  *     (_relaxation, _hall_slacks, _spare_cards, _least_waste, _best_keepable, _tail_keep),
  *     move_bounds (bounded_moves), may_exceed (the exact static cover, searched), can_still_win,
- *     guaranteed_score and loss_can_reach (the level probes of a lost deal);
- *   - search: solver/_search_core.h, shared with the Royal Assassin module and included
- *     below over this file's State, Move, Slot and hooks: search_win (the winnable mode:
- *     rounds of limited discrepancy search, LDS_ROUNDS of solver/search.py passed in, then
- *     the complete find_win whose table holds refuted states) and, in optimal mode,
- *     search_win then probes upwards with value() and (value, exact) table entries.
+ *     guaranteed_score and loss_can_reach (the level probes of a lost deal), and the plain
+ *     baseline's legal_moves;
+ *   - the table key: an exact 128-bit packing of (dealt, Capital, Resources, Palace,
+ *     status): 2 bits per card index (0 none, 1 Capital, 2 Resources, 3 Palace; the rows
+ *     are disjoint), the dealt count and the status, in a two-word slot whose table starts
+ *     at INITIAL_CAPACITY slots and keeps its capacity when emptied.
  *
- * Apart from the order of memory accesses (children are made a few moves ahead and their
- * table slots prefetched), every node is the Python engine's: the tests compare verdicts,
- * scores, lines and even the state, hit, table and depth counts.
- *
- * The module knows no card: ranks, personality bits, suit sharing, the Hall suit groups
+ * The file knows no card: ranks, personality bits, suit sharing, the Hall suit groups
  * and the keepable order all come from the Adaman instance (Adaman._compiled_tables), so
- * the pawns_courts variants work unchanged.  The Excuse variant (a second kind of
- * decision) is not covered; the Python side refuses it.  Moves go back to Python as
- * (target, payment) pairs.
- *
- * Transposition table (solver/_search_core.h): keyed by an exact 128-bit packing of
- * (dealt, Capital, Resources, Palace, status): 2 bits per card index (0 none,
- * 1 Capital, 2 Resources, 3 Palace; the rows are disjoint), the dealt count and the
- * status, in a two-word slot.  The table holds at most max_table entries; reaching the
- * cap ends the search (UNDECIDED).  Its slot array starts at INITIAL_CAPACITY slots and
- * doubles while under the cap; emptying it keeps its capacity.
+ * the pawns_courts variants work unchanged; prepare_tables derives the rest.  The Excuse
+ * variant (a second kind of decision) is not covered; the Python side refuses it.
  */
-
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -55,7 +41,7 @@ typedef uint64_t u64;
 #define CHUNK_BITS 15
 #define CHUNK ((1u << CHUNK_BITS) - 1)
 /* Small to start: a new table's pages are faulted in and emptied tables are memset, which
- * at 2^16 slots cost most of a small deal's time (bench/results/changes-kept.csv). */
+ * at 2^16 slots cost most of a small deal's time. */
 #define INITIAL_CAPACITY (1u << 12)
 #define RESET_SHRINKS 0       /* an emptied table keeps its capacity */
 
@@ -927,190 +913,56 @@ static inline int same_key(const Slot *slot, const Slot *k) {
     return slot->lo == k->lo && (slot->hi & SLOT_KEY_MASK) == k->hi;
 }
 
-/* A line for Python: a list of (target, payment). */
-static PyObject *line_list(const Ctx *c, const Move *line, int len) {
-    (void)c;
-    PyObject *list = PyList_New(len);
-    if (!list) return NULL;
-    for (int i = 0; i < len; i++) {
-        PyObject *move = Py_BuildValue("(iK)", line[i].target, (unsigned long long)line[i].payment);
-        if (!move) { Py_DECREF(list); return NULL; }
-        PyList_SET_ITEM(list, i, move);
-    }
-    return list;
-}
-
-/* ----- search: the shared skeleton over the definitions above ----------------------- */
-#include "_search_core.h"
-
-/* ----- Python interface ------------------------------------------------------------- */
-static int read_u64(PyObject *obj, u64 *out) {
-    unsigned long long v = PyLong_AsUnsignedLongLong(obj);
-    if (v == (unsigned long long)-1 && PyErr_Occurred()) return -1;
-    *out = (u64)v;
-    return 0;
-}
-
-static int read_u64_sequence(PyObject *seq, u64 *out, int limit, int *n, const char *what) {
-    PyObject *fast = PySequence_Fast(seq, what);
-    if (!fast) return -1;
-    Py_ssize_t len = PySequence_Fast_GET_SIZE(fast);
-    if (len > limit) {
-        Py_DECREF(fast);
-        PyErr_Format(PyExc_ValueError, "%s: %zd items, at most %d", what, len, limit);
-        return -1;
-    }
-    for (Py_ssize_t i = 0; i < len; i++) {
-        if (read_u64(PySequence_Fast_GET_ITEM(fast, i), &out[i]) < 0) { Py_DECREF(fast); return -1; }
-    }
-    *n = (int)len;
-    Py_DECREF(fast);
-    return 0;
-}
-
-/* Card indices and ranks are small non-negative ints: read as u64, then narrowed. */
-static int read_int_sequence(PyObject *seq, int *out, int limit, int *n, const char *what) {
-    u64 wide[MAX_CARDS];
-    if (limit > MAX_CARDS) limit = MAX_CARDS;
-    if (read_u64_sequence(seq, wide, limit, n, what) < 0) return -1;
-    for (int i = 0; i < *n; i++) out[i] = (int)wide[i];
-    return 0;
-}
-
-PyDoc_STRVAR(solve_doc,
-"solve(deck, dealt, capital, resources, palace, status, tables, mode, time_limit, max_states, max_table,\n"
-"      schedule, plain_ceiling)\n"
-"\n"
-"The Adaman 'pruned' search, compiled.  deck: card indices top first; the state as in\n"
-"AdamanState; tables = (rank, personality_bits, shares, groups, touching_groups, by_rank,\n"
-"personality_total, lowest_win_score[, minimal_payments, cover_gap, cover_node_limit]) with groups a sequence of (demand, touching,\n"
-"straddling) masks and touching_groups[i] a mask over group numbers; mode 'optimal' or\n"
-"'winnable'; time_limit (seconds), max_states, max_table: None for no limit; schedule:\n"
-"(lds_rounds, first_pass_moves, level_probes), solver/search.py's SearchSettings;\n"
-"plain_ceiling >= 0 (the game's max_score): the 'plain' search instead, every legal move\n"
-"in rule order and no bound, node for node solver/search.py's engine 'plain'.\n"
-"\n"
-"Returns (verdict, score, line, line_score, states, table_hits, unique, max_depth,\n"
-"exhausted) with verdict 'WON', 'LOST' or 'UNDECIDED', line a list of (target, payment)\n"
-"and exhausted '' or one of 'states', 'time', 'table'.");
-
-static PyObject *core_solve(PyObject *self, PyObject *args) {
-    PyObject *deck_obj, *capital_obj, *resources_obj, *palace_obj, *tables, *time_obj, *states_obj, *table_obj;
-    int dealt, status, plain_ceiling;
-    Schedule schedule;
-    const char *mode;
-    if (!PyArg_ParseTuple(args, "OiOOOiOsOOO(iii)i", &deck_obj, &dealt, &capital_obj, &resources_obj, &palace_obj,
-                          &status, &tables, &mode, &time_obj, &states_obj, &table_obj, &schedule.lds_rounds,
-                          &schedule.first_pass_moves, &schedule.level_probes, &plain_ceiling))
-        return NULL;
-    int optimal = parse_mode(mode);
-    if (optimal < 0) return NULL;
-
+/* ----- the deal's tables ------------------------------------------------------------ */
+/* A context for one search, its scratch with no position in it yet; NULL without memory. */
+static Ctx *ctx_new(void) {
     Ctx *c = calloc(1, sizeof(Ctx));
-    if (!c) return PyErr_NoMemory();
+    if (!c) return NULL;
     c->scratch = calloc(1, sizeof(Scratch));
     if (!c->scratch) {
         free(c);
-        return PyErr_NoMemory();
+        return NULL;
     }
-    c->scratch->slacks_of.dealt = c->scratch->overs_of.dealt = -1;  /* no position yet */
-    PyObject *result = NULL;
-    State root;
-    int n;
+    c->scratch->slacks_of.dealt = c->scratch->overs_of.dealt = -1;
+    c->cover_gap = -1;  /* not given: the cover is never asked */
+    return c;
+}
 
-    if (read_int_sequence(deck_obj, c->deck, MAX_CARDS, &c->size, "deck") < 0) goto done;
-    if (read_u64(capital_obj, &root.capital) < 0 || read_u64(resources_obj, &root.resources) < 0 ||
-        read_u64(palace_obj, &root.palace) < 0)
-        goto done;
-    root.dealt = dealt;
-    root.status = status;
-    if (dealt < 0 || dealt > c->size || status < 0 || status > 2) {
-        PyErr_SetString(PyExc_ValueError, "bad dealt count or status");
-        goto done;
+static void ctx_free(Ctx *c) {
+    if (!c) return;
+    free(c->scratch);
+    free(c);
+}
+
+/* The tables the search derives from the deal and the cards (deck, rank, pers, shares,
+ * groups, touching_groups and by_rank set, every card index below ncards): NULL, or what
+ * makes them unusable. */
+static const char *prepare_tables(Ctx *c, int ncards) {
+    c->nlanes = (c->ngroups + LANES - 1) / LANES;
+    for (int i = 0; i < c->nby_rank; i++) c->by_rank_bit[c->by_rank[i]] = 1ULL << i;
+    /* Each chunk's sum is a smaller chunk's plus one card: built in one pass (summing
+     * every chunk bit by bit cost most of a small deal's time). */
+    for (int k = 0; k < 3; k++) {
+        c->chunk[k][0] = 0;
+        for (u64 chunk = 1; chunk <= CHUNK; chunk++) {
+            int bit = lowest(chunk), index = CHUNK_BITS * k + bit;
+            int total = c->chunk[k][chunk & (chunk - 1)] + (index < ncards ? c->rank[index] : 0);
+            if (total > 255) return "card ranks too large for the rank tables";
+            c->chunk[k][chunk] = (uint8_t)total;
+        }
     }
-    {
-        PyObject *rank_obj, *pers_obj, *shares_obj, *groups_obj, *touching_obj, *by_rank_obj;
-        c->cover_gap = -1;  /* not given: the cover is never asked */
-        if (!PyArg_ParseTuple(tables, "OOOOOOii|pii", &rank_obj, &pers_obj, &shares_obj, &groups_obj, &touching_obj,
-                              &by_rank_obj, &c->personality_total, &c->lowest_win_score, &c->minimal_payments,
-                              &c->cover_gap, &c->cover_node_limit))
-            goto done;
-        int nrank, nshares, ntouch;
-        if (read_int_sequence(rank_obj, c->rank, MAX_CARDS, &nrank, "rank") < 0) goto done;
-        if (read_u64(pers_obj, &c->pers) < 0) goto done;
-        if (read_u64_sequence(shares_obj, c->shares, MAX_CARDS, &nshares, "shares") < 0) goto done;
-        if (read_u64_sequence(touching_obj, c->touching_groups, MAX_CARDS, &ntouch, "touching_groups") < 0)
-            goto done;
-        if (read_int_sequence(by_rank_obj, c->by_rank, MAX_CARDS, &c->nby_rank, "by_rank") < 0) goto done;
-        for (int i = 0; i < c->nby_rank; i++) c->by_rank_bit[c->by_rank[i]] = 1ULL << i;
-        if (nshares != nrank || ntouch != nrank) {
-            PyErr_SetString(PyExc_ValueError, "rank, shares and touching_groups differ in length");
-            goto done;
-        }
-        PyObject *groups = PySequence_Fast(groups_obj, "groups");
-        if (!groups) goto done;
-        Py_ssize_t ng = PySequence_Fast_GET_SIZE(groups);
-        if (ng > MAX_GROUPS) {
-            Py_DECREF(groups);
-            PyErr_SetString(PyExc_ValueError, "too many suit groups");
-            goto done;
-        }
-        for (Py_ssize_t g = 0; g < ng; g++) {
-            u64 triple[3];
-            if (read_u64_sequence(PySequence_Fast_GET_ITEM(groups, g), triple, 3, &n, "group") < 0 || n != 3) {
-                Py_DECREF(groups);
-                if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a group is (demand, touching, straddling)");
-                goto done;
-            }
-            c->g_demand[g] = triple[0];
-            c->g_touching[g] = triple[1];
-            c->g_straddling[g] = triple[2];
-        }
-        c->ngroups = (int)ng;
-        c->nlanes = (c->ngroups + LANES - 1) / LANES;
-        Py_DECREF(groups);
-        for (int i = 0; i < c->size; i++) {
-            if (c->deck[i] < 0 || c->deck[i] >= nrank) {
-                PyErr_SetString(PyExc_ValueError, "deck card index out of range");
-                goto done;
-            }
-        }
-        for (int i = 0; i < c->nby_rank; i++) {
-            if (c->by_rank[i] < 0 || c->by_rank[i] >= nrank) {
-                PyErr_SetString(PyExc_ValueError, "by_rank card index out of range");
-                goto done;
-            }
-        }
-        /* Each chunk's sum is a smaller chunk's plus one card: built in one pass (summing
-         * every chunk bit by bit cost most of a small deal's time). */
-        for (int k = 0; k < 3; k++) {
-            c->chunk[k][0] = 0;
-            for (u64 chunk = 1; chunk <= CHUNK; chunk++) {
-                int bit = lowest(chunk), index = CHUNK_BITS * k + bit;
-                int total = c->chunk[k][chunk & (chunk - 1)] + (index < nrank ? c->rank[index] : 0);
-                if (total > 255) {
-                    PyErr_SetString(PyExc_ValueError, "card ranks too large for the rank tables");
-                    goto done;
-                }
-                c->chunk[k][chunk] = (uint8_t)total;
-            }
-        }
-        for (int card = 0; card < nrank; card++) {
-            int16_t *touching = (int16_t *)c->lane_touching[card], *straddling = (int16_t *)c->lane_straddling[card],
-                    *demand = (int16_t *)c->lane_demand[card];
-            for (int g = 0; g < c->ngroups; g++) {
-                touching[g] = c->g_touching[g] >> card & 1 ? (int16_t)c->rank[card] : 0;
-                straddling[g] = c->g_straddling[g] >> card & 1 ? (int16_t)c->rank[card] : 0;
-                demand[g] = c->g_demand[g] >> card & 1 ? (int16_t)c->rank[card] : 0;
-            }
+    for (int card = 0; card < ncards; card++) {
+        int16_t *touching = (int16_t *)c->lane_touching[card], *straddling = (int16_t *)c->lane_straddling[card],
+                *demand = (int16_t *)c->lane_demand[card];
+        for (int g = 0; g < c->ngroups; g++) {
+            touching[g] = c->g_touching[g] >> card & 1 ? (int16_t)c->rank[card] : 0;
+            straddling[g] = c->g_straddling[g] >> card & 1 ? (int16_t)c->rank[card] : 0;
+            demand[g] = c->g_demand[g] >> card & 1 ? (int16_t)c->rank[card] : 0;
         }
     }
     for (int room = 0; room <= LOSS_TEST_MOST_LEFT; room++) {  /* list_loss_sets' bound */
         list_sets_of(c, c->pers, room, &c->scratch->sets[0]);
-        if (c->scratch->sets[0].n < 0) {
-            PyErr_SetString(PyExc_ValueError, "too many sets of personalities for the loss test");
-            goto done;
-        }
+        if (c->scratch->sets[0].n < 0) return "too many sets of personalities for the loss test";
     }
     c->dealt_mask[0] = 0;
     for (int i = 0; i < c->size; i++) c->dealt_mask[i + 1] = c->dealt_mask[i] | 1ULL << c->deck[i];
@@ -1135,23 +987,5 @@ static PyObject *core_solve(PyObject *self, PyObject *args) {
         c->after_rank[i] = rank_sum(c, after);
         c->after_count[i] = popcount(after);
     }
-
-    result = solve_position(c, &root, optimal, time_obj, states_obj, table_obj, schedule, plain_ceiling);
-
-done:
-    free(c->scratch);
-    free(c);
-    return result;
+    return NULL;
 }
-
-static PyMethodDef core_methods[] = {
-    {"solve", core_solve, METH_VARARGS, solve_doc},
-    {NULL, NULL, 0, NULL},
-};
-
-static struct PyModuleDef core_module = {
-    PyModuleDef_HEAD_INIT, "_core",
-    "The Adaman 'pruned' search compiled (see games/adaman/bounds.py, Adaman.compiled_solve).", -1, core_methods,
-};
-
-PyMODINIT_FUNC PyInit__core(void) { return PyModule_Create(&core_module); }

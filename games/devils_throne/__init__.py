@@ -1,5 +1,7 @@
-"""Devil's Throne: rules engine (rules.py), card facts (cards.py) and texts (notation.py)."""
+"""Devil's Throne: the game (game.py) over its rules (rules.py), card facts (cards.py), texts
+(notation.py) and compiled two-player searches (compiled.py)."""
 
-from games.devils_throne.rules import PASS, Deal, DevilsThrone, State
+from games.devils_throne.game import DevilsThrone
+from games.devils_throne.rules import PASS, Deal, State
 
 __all__ = ["PASS", "Deal", "DevilsThrone", "State"]

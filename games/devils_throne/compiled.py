@@ -1,8 +1,9 @@
-"""The compiled two-player Q1-Q4 values (games/devils_throne/_core.c), behind a small Python face.
+"""The compiled two-player Q1-Q4 values (the extension `games.devils_throne._core`), behind a small Python face.
 
-The C module is optional: where it is not built, `q4_values` raises CompiledMissing and
-the solver says so once and uses the Python engine.  Build it with setup.py (an Extension `games.devils_throne._core`
-from games/devils_throne/_core.c, like the other games' cores).
+The extension is native/devils_throne.c: the two-seat rules of games/devils_throne/_core.c under
+the simultaneous-move search of solver/_simultaneous_core.h (setup.py builds it).  It is
+optional: where it is not built, `q4_values` raises CompiledMissing and the solver says so
+once and uses the Python engine.
 """
 
 from __future__ import annotations
@@ -11,13 +12,12 @@ from typing import NamedTuple
 
 from games.base import CompiledMissing
 from games.devils_throne.cards import EFFECT_ORDER
+from games.devils_throne.rules import RESERVE_SIZE, Rules, State
 
 try:
     from games.devils_throne import _core
 except ImportError:  # not built: the Python engine answers alone
     _core = None
-
-RESERVE_SIZE = 3
 
 
 class CompiledRun(NamedTuple):
@@ -36,12 +36,12 @@ class CompiledRun(NamedTuple):
 class Q4Values:
     """Q4 values-to-go of round starts of one deal for seat P; its table lives with it."""
 
-    def __init__(self, game, seat: int, coins: tuple[int, ...], reserves: tuple[tuple[int, ...], ...],
+    def __init__(self, rules: Rules, seat: int, coins: tuple[int, ...], reserves: tuple[tuple[int, ...], ...],
                  question: int = 0, margin: bool = True):
-        effects = [(EFFECT_ORDER.index(power), owner) for power, owner in game.effects]
+        effects = [(EFFECT_ORDER.index(power), owner) for power, owner in rules.effects]
         self._solver = _core.new_solver(seat, effects, list(coins), [list(r) for r in reserves], question, int(margin))
 
-    def value(self, state, seconds: float | None, max_states: int | None) -> CompiledRun:
+    def value(self, state: State, seconds: float | None, max_states: int | None) -> CompiledRun:
         depths = [RESERVE_SIZE - len(reserve) for reserve in state.reserves]
         run = _core.q4_value(self._solver, state.round, state.hands, depths,
                              -1.0 if seconds is None else max(seconds, 1e-6),
@@ -65,7 +65,7 @@ class ParanoidRun(NamedTuple):
 class ParanoidValues(Q4Values):
     """Q1, Q2 or Q3 on the cards or the margin, from round starts of one deal, for seat P."""
 
-    def value(self, state, seconds: float | None, max_states: int | None) -> ParanoidRun:
+    def value(self, state: State, seconds: float | None, max_states: int | None) -> ParanoidRun:
         depths = [RESERVE_SIZE - len(reserve) for reserve in state.reserves]
         run = _core.paranoid_value(self._solver, state.round, state.hands, depths,
                                    -1.0 if seconds is None else max(seconds, 1e-6),
@@ -73,23 +73,23 @@ class ParanoidValues(Q4Values):
         return ParanoidRun(*run)
 
 
-def q4_values(game, state, seat: int) -> Q4Values | None:
+def q4_values(rules: Rules, state: State, seat: int) -> Q4Values | None:
     """The compiled Q4 for `state`'s deal, or None (not built, or not two players).  The
     reserves are rebuilt as full stacks: the C side counts depths from the deal's top."""
-    if game.players != 2:
+    if rules.players != 2:
         return None
     _require_core()
     reserves = tuple(_full_reserve(reserve) for reserve in state.reserves)
-    return Q4Values(game, seat, state.coins, reserves)
+    return Q4Values(rules, seat, state.coins, reserves)
 
 
-def paranoid_values(game, state, seat: int, question: str, margin: bool) -> ParanoidValues | None:
+def paranoid_values(rules: Rules, state: State, seat: int, question: str, margin: bool) -> ParanoidValues | None:
     """The compiled Q1-Q3 (`question` "q1".."q3") for `state`'s deal, or None."""
-    if game.players != 2:
+    if rules.players != 2:
         return None
     _require_core()
     reserves = tuple(_full_reserve(reserve) for reserve in state.reserves)
-    return ParanoidValues(game, seat, state.coins, reserves, int(question[1]), margin)
+    return ParanoidValues(rules, seat, state.coins, reserves, int(question[1]), margin)
 
 
 def _require_core() -> None:

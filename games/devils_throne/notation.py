@@ -17,7 +17,6 @@ Moves.  One action per acting seat, in seat order, separated by commas:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from games.base import DealError, MoveError
 from games.devils_throne.cards import (
@@ -29,12 +28,8 @@ from games.devils_throne.cards import (
     parse_suit,
     rank_name,
 )
+from games.devils_throne.rules import ENVOY, OVER, PASS, PHASE_NAMES, SELECT, Deal, Rules, State
 
-if TYPE_CHECKING:
-    from games.devils_throne.rules import Deal, DevilsThrone, State
-
-SELECT, EFFECT, ENVOY = 0, 1, 2  # the phases of rules.py, repeated to keep imports one-way
-PASS = -1
 COIN_LETTERS = "HL"
 
 
@@ -45,8 +40,6 @@ def format_deal(deal: Deal, suits: Sequence[str]) -> str:
 
 
 def parse_deal(text: str, suits: Sequence[str]) -> Deal:
-    from games.devils_throne.rules import Deal
-
     parts = [part.strip() for part in text.split(";") if part.strip()]
     if len(parts) != len(suits) + 1:
         raise DealError(f"a {len(suits)}-player deal has {len(suits) + 1} parts separated by ';'"
@@ -85,15 +78,13 @@ def parse_joint(phase: int, text: str, seats: int) -> tuple[int, ...]:
     return tuple(_parse_action(phase, part) for part in parts)
 
 
-def describe(game: DevilsThrone, state: State) -> str:
+def describe(rules: Rules, state: State) -> str:
     """`round 3 LOW select | 1♦ hand A 2 5 7 K res 2 tricks 4 | 2♥ …` (plus the in-round cards)."""
-    from games.devils_throne.rules import PHASE_NAMES
-
-    head = f"round {state.round} {MODE_NAMES[game.mode(state)]} {PHASE_NAMES[state.phase]}"
-    if state.phase == 3:
+    head = f"round {state.round} {MODE_NAMES[rules.mode(state)]} {PHASE_NAMES[state.phase]}"
+    if state.phase == OVER:
         head = "over"
     seats = []
-    for seat, suit in enumerate(game.suits):
+    for seat, suit in enumerate(rules.suits):
         text = (f"{seat + 1}{SUIT_SYMBOLS[suit]} hand {' '.join(map(rank_name, state.hands[seat])) or '-'}"
                 f" res {len(state.reserves[seat])} tricks {state.tricks[seat]}")
         if state.mains:

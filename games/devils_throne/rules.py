@@ -1,9 +1,6 @@
-"""Devil's Throne, Tom Gale's 2-4 player game, exactly as docs/rules/devils-throne.md fixes it.
+"""Devil's Throne rules, exactly as docs/rules/devils-throne.md fixes them (rulings cited [Rn], spec §9).
 
-Rulings are cited as [Rn] (spec §9).  The game is a simultaneous-move game in the manner of
-OpenSpiel: a state says which seats choose now (`acting_players`), each seat's options
-(`legal_actions`), and `apply_joint` takes one action per acting seat.  The decision points
-of spec §4 are explicit phases of the state:
+The decision points of spec §4 are explicit phases of the state:
 
     SELECT   every seat picks a main card (simultaneous)
     EFFECT   the owner of a played 3 picks its target (sequential; one seat)
@@ -11,14 +8,14 @@ of spec §4 are explicit phases of the state:
     OVER     the game is finished
 
 Everything forced (coin, deuce, totals, winner, tie-break, trick, end check) runs inside
-`apply_joint`.  A three whose power has no legal target is skipped, as the spec says; one
-with a single legal target is applied at once (a choice of one is no choice).
+`Rules.apply_joint`.  A three whose power has no legal target is skipped, as the spec says;
+one with a single legal target is applied at once (a choice of one is no choice).
 
 States are small immutable tuples.  Hands are sorted tuples of ranks (a card is its rank:
 [R22]), reserves tuples of ranks top first, trick piles counts.  The deal's coins ride along
 in the state so that the state alone can be played; `key` leaves them out (the round fixes
-the coin within one deal) and leaves out the trick counts, which `returns` gives: a solver
-adds to the key whatever part of them its payoff needs (spec §8).
+the coin within one deal) and leaves out the trick counts, which the game's `returns` gives:
+a solver adds to the key whatever part of them its payoff needs (spec §8).
 
 Actions: at SELECT a rank (int 1-13); at EFFECT and ENVOY a target seat (int, 0-based), and
 at ENVOY also PASS (-1).  Seats are 0-based in code, 1-based in every text.
@@ -26,17 +23,13 @@ at ENVOY also PASS (-1).  Seats are 0-based in code, 1-based in every text.
 
 from __future__ import annotations
 
-import itertools
 import random
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Sequence
 from typing import NamedTuple
 
-from games.base import LOST, WON, Game, GameType, MoveError, Outcome, Termination, VariantError
-from games.devils_throne import notation
 from games.devils_throne.cards import (
     ACE,
     COMMONS,
-    DEFAULT_SUITS,
     DEUCE,
     EFFECT_ORDER,
     GRAVEDIGGER,
@@ -48,7 +41,6 @@ from games.devils_throne.cards import (
     SPECIALS,
     THREE,
     card_value,
-    parse_suit,
 )
 
 SELECT, EFFECT, ENVOY, OVER = 0, 1, 2, 3
@@ -79,81 +71,39 @@ class State(NamedTuple):
     coins: tuple[int, ...]                # the deal's coins (not in the key)
 
 
-class DevilsThrone(Game):
-    """The rules for `players` seats holding `suits` (one suit letter per seat)."""
+def deal_from_seed(players: int, seed: int) -> Deal:
+    """The seeded deal of spec §2: ten coins first, then each seat's reserve, seat by seat."""
+    rng = random.Random(seed)
+    coins = tuple(rng.getrandbits(1) for _ in range(MAX_ROUNDS))
+    reserves = []
+    for _ in range(players):
+        commons = list(COMMONS)
+        rng.shuffle(commons)
+        reserves.append(tuple(commons[:RESERVE_SIZE]))  # item 0 is the top [R2]
+    return Deal(coins, tuple(reserves))
 
-    name = "devils-throne"
-    game_type = GameType(min_players=2, max_players=4, simultaneous=True, deterministic=True,
-                         perfect_information=False, returns=True)
 
-    def __init__(self, players: int = 2, suits: Sequence[str] | None = None):
-        if players not in (2, 3, 4):
-            raise VariantError(f"devils-throne is played by 2, 3 or 4 players, not {players}")
-        if suits is None:
-            suits = DEFAULT_SUITS[:players]  # [R1]
-        letters = [parse_suit(suit) for suit in suits]
-        if None in letters:
-            bad = suits[letters.index(None)]
-            raise VariantError(f"unknown suit {bad!r} (suits are C, D, H, S)")
-        if len(letters) != players:
-            raise VariantError(f"{players} players need {players} suits, one a seat, not {len(letters)}")
-        if len(set(letters)) != players:
-            raise VariantError(f"each seat needs its own suit, not {','.join(letters)}")
-        self.players = players
-        self.suits = tuple(letters)
-        self.max_score = 13 * players
-        self.variant = f"players={players},suits={''.join(self.suits)}"
+class Rules:
+    """The rules for one seat a suit of `suits` (the game checks them first [R1])."""
+
+    def __init__(self, suits: Sequence[str]):
+        self.suits = tuple(suits)
+        self.players = len(self.suits)
         #: The threes in play, in resolution order [R11]: (power, owning seat).
         self.effects = tuple((power, self.suits.index(power)) for power in EFFECT_ORDER if power in self.suits)
 
-    @classmethod
-    def from_variants(cls, words: Sequence[str]) -> DevilsThrone:
-        """Build the game from variant words: `players=N`, `suits=D,H` (or `suits=DH`).  A bare
-        suit letter continues the suits before it, since variant lists are split at commas."""
-        players, suits = None, None
-        for word in words:
-            name, equals, value = word.strip().partition("=")
-            name, value = name.strip().lower(), value.strip()
-            if name == "players" and equals:
-                if value not in ("2", "3", "4"):
-                    raise VariantError(f"players needs 2, 3 or 4, not {value or 'nothing'!r}")
-                players = int(value)
-            elif name == "suits" and equals:
-                suits = _split_suits(value)
-            elif not equals and suits is not None and parse_suit(name) is not None:
-                suits.append(name)
-            else:
-                raise VariantError(f"unknown devils-throne variant {word.strip()!r} (known: players=N, suits=D,H)")
-        if players is None:
-            players = len(suits) if suits else 2
-        return cls(players, suits)
-
-    # ----- deals ----------------------------------------------------------------------
-    def deal_from_seed(self, seed: int) -> Deal:
-        """The seeded deal of spec §2: ten coins first, then each seat's reserve, seat by seat."""
-        rng = random.Random(seed)
-        coins = tuple(rng.getrandbits(1) for _ in range(MAX_ROUNDS))
-        reserves = []
-        for _ in range(self.players):
-            commons = list(COMMONS)
-            rng.shuffle(commons)
-            reserves.append(tuple(commons[:RESERVE_SIZE]))  # item 0 is the top [R2]
-        return Deal(coins, tuple(reserves))
-
-    def parse_deal(self, text: str) -> Deal:
-        return notation.parse_deal(text, self.suits)
-
-    def format_deal(self, deal: Deal) -> str:
-        return notation.format_deal(deal, self.suits)
-
     def initial_state(self, deal: Deal) -> State:
-        notation.check_deal(deal, self.players)
+        """Each hand is its suit less the reserve [R2]; nothing won yet."""
         hands = tuple(tuple(sorted(SPECIALS + tuple(c for c in COMMONS if c not in reserve)))
                       for reserve in deal.reserves)
         zeros = (0,) * self.players
         return State(1, SELECT, hands, tuple(deal.reserves), zeros, (), (), 0, 0, 0, tuple(deal.coins))
 
-    # ----- the simultaneous-move verbs ------------------------------------------------
+    def mode(self, state: State) -> int:
+        """HIGH or LOW: this round's coin [R3]."""
+        return state.coins[state.round - 1]
+
+    # ----- decision points ------------------------------------------------------------
     def acting_players(self, state: State) -> tuple[int, ...]:
         """The seats that choose at this node; () exactly when the game is over."""
         if state.phase == SELECT:
@@ -175,116 +125,6 @@ class DevilsThrone(Game):
             return [PASS] + self.envoy_targets(state, seat)
         return []
 
-    def apply_joint(self, state: State, actions: Sequence[int] | Mapping[int, int]) -> State:
-        """Play one action per acting seat (a sequence in seat order, or a seat -> action map)
-        and run every forced step up to the next decision point or the end."""
-        seats = self.acting_players(state)
-        if isinstance(actions, Mapping):
-            if set(actions) != set(seats):
-                raise MoveError(f"seats {_seat_list(seats)} act here, not {_seat_list(sorted(actions))}")
-            actions = tuple(actions[seat] for seat in seats)
-        elif len(actions) != len(seats):
-            raise MoveError(f"{len(seats)} seat(s) act here ({_seat_list(seats)}), not {len(actions)}")
-        for seat, action in zip(seats, actions):
-            if action not in self.legal_actions(state, seat):
-                raise MoveError(f"seat {seat + 1} cannot play {notation.format_action(state.phase, action)} here")
-        if state.phase == SELECT:
-            return self._reveal(state, actions)
-        if state.phase == EFFECT:
-            return self._after_effect(self._apply_effect(state, state.effect, actions[0]), state.effect + 1)
-        return self._envoy_subround(state, dict(zip(seats, actions)))
-
-    def returns(self, state: State) -> tuple[int, ...]:
-        """Each seat's trick pile so far: the final scores once the game is over (spec §5)."""
-        return state.tricks
-
-    def is_over(self, state: State) -> bool:
-        return state.phase == OVER
-
-    def mode(self, state: State) -> int:
-        """HIGH or LOW: this round's coin [R3]."""
-        return state.coins[state.round - 1]
-
-    # ----- the single-move contract, on joint moves -------------------------------------
-    def legal_moves(self, state: State) -> list[tuple[int, ...]]:
-        """Every joint move (one action per acting seat, in seat order)."""
-        seats = self.acting_players(state)
-        if not seats:
-            return []
-        return list(itertools.product(*(self.legal_actions(state, seat) for seat in seats)))
-
-    def apply(self, state: State, move: Sequence[int]) -> State:
-        return self.apply_joint(state, move)
-
-    def outcome(self, state: State, seat: int = 0) -> Outcome | None:
-        """For `seat`: WON when no one has more cards (co-winners win, [R19]), else LOST."""
-        if state.phase != OVER:
-            return None
-        best = max(state.tricks)
-        result = WON if state.tricks[seat] == best else LOST
-        leaders = [str(s + 1) for s, count in enumerate(state.tricks) if count == best]
-        detail = "cards " + "-".join(map(str, state.tricks))
-        detail += f"; co-winners {','.join(leaders)}" if len(leaders) > 1 else f"; seat {leaders[0]} wins"
-        return Outcome(result, Termination.HAND_EMPTIED, state.tricks[seat], detail)
-
-    def key(self, state: State) -> Hashable:
-        """Canonical within one deal (spec §8): round, phase, hands as multisets of ranks,
-        reserve depths (as sizes left), and the in-round sub-state; not the trick counts."""
-        return (state.round, state.phase, state.effect, state.hands, tuple(len(r) for r in state.reserves),
-                state.mains, state.totals, state.pool)
-
-    def order_actions(self, state: State, seat: int, actions: list[int]) -> list[int]:
-        """A search order (strongest first): high cards first in HIGH rounds, low ones in
-        LOW; an Envoy before PASS.  It changes only how soon a search finds good lines."""
-        if state.phase == SELECT:
-            return sorted(actions, reverse=self.mode(state) == HIGH)
-        return sorted(actions, reverse=True)
-
-    def compiled_q4(self, state: State, seat: int):
-        """The compiled two-player Q4 values of `state`'s deal for `seat` (an object whose
-        `value(round_start, seconds, max_states)` gives a value-to-go), or None."""
-        from games.devils_throne.compiled import q4_values
-
-        return q4_values(self, state, seat)
-
-    def compiled_paranoid(self, state: State, seat: int, question: str, margin: bool):
-        """The compiled two-player Q1-Q3 (`question` "q1".."q3", on the margin or the cards)
-        of `state`'s deal for `seat`: `value(round_start, seconds, max_states)`; or None."""
-        from games.devils_throne.compiled import paranoid_values
-
-        return paranoid_values(self, state, seat, question, margin)
-
-    def round_start(self, state: State) -> bool:
-        """Round starts are the only states two lines can share (spec §8), so a table keys them only."""
-        return state.phase == SELECT
-
-    def cards_in_play(self, state: State) -> int:
-        """Cards that may still reach some trick pile: hands, reserves and the round pool."""
-        return sum(map(len, state.hands)) + sum(map(len, state.reserves)) + state.pool
-
-    def format_action(self, state: State, action: int) -> str:
-        """One seat's action as typed: a rank at SELECT, `@2` or `pass` otherwise."""
-        return notation.format_action(state.phase, action)
-
-    def format_move(self, state: State, move: Sequence[int]) -> str:
-        return notation.format_joint(state.phase, move)
-
-    def parse_move(self, state: State, text: str) -> tuple[int, ...]:
-        seats = self.acting_players(state)
-        if not seats:
-            raise MoveError("the game is over")
-        move = notation.parse_joint(state.phase, text, len(seats))
-        for seat, action in zip(seats, move):
-            if action not in self.legal_actions(state, seat):
-                options = ", ".join(notation.format_action(state.phase, a) for a in self.legal_actions(state, seat))
-                raise MoveError(f"seat {seat + 1} cannot play {notation.format_action(state.phase, action)}"
-                                f" here (options: {options})")
-        return move
-
-    def describe(self, state: State) -> str:
-        return notation.describe(self, state)
-
-    # ----- the decision points' options -----------------------------------------------
     def effect_targets(self, state: State, power: str, owner: int) -> list[int]:
         """Legal targets of a three's power (§4 step 4) [R12, R13, R14]."""
         seats = range(self.players)
@@ -307,6 +147,26 @@ class DevilsThrone(Game):
         at_best = totals.count(best)
         return [j for j, total in enumerate(totals)
                 if j != owner and (total == short or (total == best and at_best > 1))]
+
+    # ----- play -------------------------------------------------------------------------
+    def apply_joint(self, state: State, actions: Sequence[int]) -> State:
+        """Play one legal action per acting seat (in acting_players' order) and run every
+        forced step up to the next decision point or the end."""
+        if state.phase == SELECT:
+            return self._reveal(state, actions)
+        if state.phase == EFFECT:
+            return self._after_effect(self._apply_effect(state, state.effect, actions[0]), state.effect + 1)
+        return self._envoy_subround(state, dict(zip(self.acting_players(state), actions)))
+
+    def key(self, state: State) -> Hashable:
+        """Canonical within one deal (spec §8): round, phase, hands as multisets of ranks,
+        reserve depths (as sizes left), and the in-round sub-state; not the trick counts."""
+        return (state.round, state.phase, state.effect, state.hands, tuple(len(r) for r in state.reserves),
+                state.mains, state.totals, state.pool)
+
+    def cards_in_play(self, state: State) -> int:
+        """Cards that may still reach some trick pile: hands, reserves and the round pool."""
+        return sum(map(len, state.hands)) + sum(map(len, state.reserves)) + state.pool
 
     # ----- forced procedures ------------------------------------------------------------
     def _reveal(self, state: State, mains: Sequence[int]) -> State:
@@ -416,14 +276,3 @@ def _insert(hand: tuple[int, ...], rank: int) -> tuple[int, ...]:
 
 def _replace_at(values: tuple, index: int, value) -> tuple:
     return values[:index] + (value,) + values[index + 1:]
-
-
-def _seat_list(seats: Sequence[int]) -> str:
-    return ",".join(str(s + 1) for s in seats) or "none"
-
-
-def _split_suits(text: str) -> list[str]:
-    parts = [p for p in text.replace(",", " ").split() if p]
-    if len(parts) == 1 and len(parts[0]) > 1 and all(parse_suit(ch) for ch in parts[0]):
-        parts = list(parts[0])  # suits=DH
-    return parts

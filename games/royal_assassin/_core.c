@@ -1,30 +1,24 @@
-/* games/royal_assassin/_core.c: the Royal Assassin "pruned" search of solver/search.py, compiled.
+/* games/royal_assassin/_core.c: Royal Assassin's rules and bounds in C, for the compiled
+ * "pruned" search.
  *
- * The same algorithm as the pure-Python engine (games/royal_assassin/rules.py and bounds.py
- * + solver/search.py with engine="pruned"), which stays the readable reference the tests compare this file to:
+ * The positions, moves and hooks that the one-player search skeleton solver/_search_core.h
+ * expects (native/royal_assassin.c puts the two together with the Python binding), the same
+ * as the pure-Python engine's (games/royal_assassin/rules.py and bounds.py), which stays
+ * the readable reference the tests compare the compiled search to:
  *
  *   - rules: search_moves in the order of legal_moves (D1: R(X), J(X), JR(X), T or
  *     REDEAL/E with E only when alone; D2: A(X) then P; D2J: JT(X) then P), apply with every
  *     forced procedure (ATTACK with the kill check, the Joker sweep and the win check, the
  *     discard test, SETTLE, a Royal turned, V5's Royal beneath), outcome and score;
  *   - hooks: score_upper_bound and can_still_win through _doomed (the attack supply left
- *     against each colour against the cheapest kill of each column);
- *   - search: solver/_search_core.h, shared with the Adaman module and included below over
- *     this file's State, Move, Slot and hooks: search_win (rounds of limited discrepancy
- *     search, LDS_ROUNDS of solver/search.py passed in, then the complete find_win) and,
- *     in optimal mode, search_win then probes upwards with value() and (value, exact)
- *     entries.
+ *     against each colour against the cheapest kill of each column).
  *
- * Apart from the order of memory accesses (children are made a few moves ahead and their
- * table slots prefetched), every node is the Python engine's: the tests compare verdicts,
- * scores, lines and the state, hit, table and depth counts.
- *
- * The module knows no card: suits, kinds, the landing and resting values (V3), the Royal
+ * The file knows no card: suits, kinds, the landing and resting values (V3), the Royal
  * values, the opposing columns and the move names all come from the RoyalAssassin
- * instance (RoyalAssassin._compiled_tables).  Variants: fixed_royals (V2) only changes the
- * set-up, done in Python; V1 (two Jokers), V3, V4, V5 and V6 are flags and tables here.
- * V7 (redeal: the stock itself changes) is not covered; the Python side refuses it.  Moves
- * go back to Python as their names (the move_names of the tables).
+ * instance (RoyalAssassin._compiled_tables); prepare_tables derives the rest.  Variants:
+ * fixed_royals (V2) only changes the set-up, done in Python; V1 (two Jokers), V3, V4, V5
+ * and V6 are flags and tables here.  V7 (redeal: the stock itself changes) is not covered;
+ * the Python side refuses it.
  *
  * Positions.  Without V7 the stock is the deal, and the reserve is always a subsequence of
  * the cards turned so far, in the order they were turned (set-up and P only ever put the
@@ -32,19 +26,14 @@
  * highest bit.  A Royal on the table is 16 bits: its code (1..3, the Python side's order
  * of the suit's Royals) | A << 2 | D << 9; a column is up to three of them, bottom first.
  *
- * Transposition table (solver/_search_core.h): keyed by an exact packing of the Python key
- * into 5 words (reserve mask, pos, status, redeal flag; per column its Royals and lock;
- * the turned card, the Jokers on columns, the Jokers available).  With two
- * Jokers the reserve mask is made canonical (a lone Joker in the reserve is written at
- * the lower of the two Jokers' stock indices when no reserve card lies between them), so
- * that two positions with equal Python keys (the same card sequence) pack alike.  The
- * table holds at most max_table entries, like the Python dicts under Budget.max_table.
- * Its slot array starts at INITIAL_CAPACITY slots and doubles while under the cap; emptying it gives
- * the memory back down to that size.
+ * Table key: an exact packing of the Python key into 5 words (reserve mask, pos, status,
+ * redeal flag; per column its Royals and lock; the turned card, the Jokers on columns, the
+ * Jokers available).  With two Jokers the reserve mask is made canonical (a lone Joker in
+ * the reserve is written at the lower of the two Jokers' stock indices when no reserve
+ * card lies between them), so that two positions with equal Python keys (the same card
+ * sequence) pack alike.  The table's slot array starts at INITIAL_CAPACITY slots and
+ * doubles while under its cap; emptying it gives the memory back down to that size.
  */
-
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -58,7 +47,7 @@ typedef uint64_t u64;
 #define MAX_MOVES 16
 #define NMOVE_NAMES 24
 /* Small to start: a new table's pages are faulted in, which at 2^14 slots was most of a
- * typical deal's time (bench/results/changes-kept.csv). */
+ * typical deal's time. */
 #define INITIAL_CAPACITY (1u << 10)
 #define RESET_SHRINKS 1       /* an emptied table goes back to INITIAL_CAPACITY */
 
@@ -120,7 +109,7 @@ typedef struct {
     u64 suit_cards[4];                /* stock indices of each suit's number cards */
     /* attack supply of reserve cards by side, in byte chunks of the reserve mask */
     int chunk_supply[2][8][256];
-    PyObject *names;                  /* the move names (borrowed from the tables tuple) */
+    void *names;                      /* the binding's move names, for its line_list */
 } Ctx;
 
 static inline int top_index(u64 mask) { return 63 - __builtin_clzll(mask); }
@@ -555,7 +544,10 @@ static inline int bounded_moves(const Ctx *c, const State *s, Move *out, int *bo
 }
 
 /* may_exceed: the Game default (the bound is the only test). */
-static inline int may_exceed(const Ctx *c, const State *s, int floor, int ceiling) { return 1; }
+static inline int may_exceed(const Ctx *c, const State *s, int floor, int ceiling) {
+    (void)c, (void)s, (void)floor, (void)ceiling;
+    return 1;
+}
 
 static inline int can_still_win(const Ctx *c, const State *s) {
     int stays, supply[2];
@@ -599,144 +591,10 @@ static inline int same_key(const Slot *slot, const Slot *k) {
            (slot->w[4] & SLOT_KEY_MASK) == k->w[4];
 }
 
-/* A line for Python: a list of move names. */
-static PyObject *line_list(const Ctx *c, const Move *line, int len) {
-    PyObject *list = PyList_New(len);
-    if (!list) return NULL;
-    for (int i = 0; i < len; i++) {
-        PyObject *name = PyTuple_GET_ITEM(c->names, line[i]);
-        Py_INCREF(name);
-        PyList_SET_ITEM(list, i, name);
-    }
-    return list;
-}
-
-/* ----- search: the shared skeleton over the definitions above --------------------------- */
-#include "_search_core.h"
-
-/* ----- Python interface ----------------------------------------------------------------- */
-static int read_ints(PyObject *seq, int *out, int expected_min, int limit, int *n, const char *what) {
-    PyObject *fast = PySequence_Fast(seq, what);
-    if (!fast) return -1;
-    Py_ssize_t len = PySequence_Fast_GET_SIZE(fast);
-    if (len > limit || len < expected_min) {
-        Py_DECREF(fast);
-        PyErr_Format(PyExc_ValueError, "%s: %zd items, expected %d to %d", what, len, expected_min, limit);
-        return -1;
-    }
-    for (Py_ssize_t i = 0; i < len; i++) {
-        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
-        if (v == -1 && PyErr_Occurred()) { Py_DECREF(fast); return -1; }
-        out[i] = (int)v;
-    }
-    if (n) *n = (int)len;
-    Py_DECREF(fast);
-    return 0;
-}
-
-/* The position and the tables into c and *root_out; -1 with a Python exception set. */
-static int read_position(Ctx *c, State *root_out, PyObject *stock_obj, int pos,
-                         PyObject *reserve_obj, PyObject *columns_obj, PyObject *locks_obj, int jokers_on,
-                         int available, int turned, int redeal_blocked, int status, PyObject *tables) {
-    PyObject *names = NULL;
-    State root;
-    memset(&root, 0, sizeof root);
-    int ncards = 0;
-    if (read_ints(stock_obj, c->stock, 0, MAX_STOCK - 6, &c->size, "stock") < 0) return -1;
-    {
-        PyObject *kind_o, *suit_o, *landing_o, *resting_o, *side_o, *rcode_o, *rvalue_o, *colour_o, *opp_o;
-        if (!PyArg_ParseTuple(tables, "O!OOOOOOOOOiipppp", &PyTuple_Type, &names, &kind_o, &suit_o, &landing_o,
-                              &resting_o, &side_o, &rcode_o, &rvalue_o, &colour_o, &opp_o, &c->max_score,
-                              &c->lowest_win_score, &c->eq_only, &c->joker_dies, &c->royal_beneath,
-                              &c->two_jokers))
-            return -1;
-        if (PyTuple_GET_SIZE(names) != NMOVE_NAMES) {
-            PyErr_SetString(PyExc_ValueError, "move_names: 24 names expected");
-            return -1;
-        }
-        for (int i = 0; i < NMOVE_NAMES; i++) {
-            if (!PyUnicode_Check(PyTuple_GET_ITEM(names, i))) {
-                PyErr_SetString(PyExc_ValueError, "move_names: strings expected");
-                return -1;
-            }
-        }
-        int rv[16], opp[8];
-        if (read_ints(kind_o, c->kind, 1, MAX_CARD_IDS, &ncards, "kind") < 0 ||
-            read_ints(suit_o, c->suit, ncards, ncards, NULL, "suit") < 0 ||
-            read_ints(landing_o, c->landing, ncards, ncards, NULL, "landing") < 0 ||
-            read_ints(resting_o, c->resting, ncards, ncards, NULL, "resting") < 0 ||
-            read_ints(side_o, c->side, ncards, ncards, NULL, "side") < 0 ||
-            read_ints(rcode_o, c->rcode, ncards, ncards, NULL, "rcode") < 0 ||
-            read_ints(rvalue_o, rv, 16, 16, NULL, "royal_value") < 0 ||
-            read_ints(colour_o, c->column_colour, 4, 4, NULL, "column_colour") < 0 ||
-            read_ints(opp_o, opp, 8, 8, NULL, "opponents") < 0)
-            return -1;
-        for (int i = 0; i < 16; i++) c->royal_value[i / 4][i % 4] = rv[i];
-        for (int i = 0; i < 8; i++) {
-            if (opp[i] < 0 || opp[i] > 3) {
-                PyErr_SetString(PyExc_ValueError, "opponents: columns 0..3 expected");
-                return -1;
-            }
-            c->opp[i / 2][i % 2] = opp[i];
-        }
-        for (int i = 0; i < 4; i++) {
-            if (c->column_colour[i] < 0 || c->column_colour[i] > 1) {
-                PyErr_SetString(PyExc_ValueError, "column_colour: 0 or 1 expected");
-                return -1;
-            }
-        }
-        for (int card = 0; card < ncards; card++) {
-            int kind = c->kind[card];
-            if (kind < 0 || kind > 2 || (kind != KIND_JOKER && (c->suit[card] < 0 || c->suit[card] > 3)) ||
-                (kind == KIND_NUMBER && (c->side[card] < 0 || c->side[card] > 1 || c->landing[card] < 0 ||
-                                         c->resting[card] < 0 || c->landing[card] > 20 || c->resting[card] > 20)) ||
-                (kind == KIND_ROYAL && (c->rcode[card] < 1 || c->rcode[card] > 3))) {
-                PyErr_SetString(PyExc_ValueError, "bad card tables");
-                return -1;
-            }
-        }
-    }
-    for (int i = 0; i < c->size; i++) {
-        if (c->stock[i] < 0 || c->stock[i] >= ncards) {
-            PyErr_SetString(PyExc_ValueError, "stock card id out of range");
-            return -1;
-        }
-    }
-    {
-        unsigned long long mask = PyLong_AsUnsignedLongLong(reserve_obj);
-        if (mask == (unsigned long long)-1 && PyErr_Occurred()) return -1;
-        root.reserve = mask;
-        int locks[4];
-        for (int i = 0; i < 4; i++) {
-            PyObject *item = PySequence_GetItem(columns_obj, i);
-            if (!item) return -1;
-            unsigned long long w = PyLong_AsUnsignedLongLong(item);
-            Py_DECREF(item);
-            if (w == (unsigned long long)-1 && PyErr_Occurred()) return -1;
-            int count = 0;
-            while (count < 3 && (w >> (16 * count) & 3)) count++;
-            if (w >> (16 * count)) {
-                PyErr_SetString(PyExc_ValueError, "bad column word");
-                return -1;
-            }
-            root.col[i] = w;
-            root.n[i] = (uint8_t)count;
-        }
-        if (read_ints(locks_obj, locks, 4, 4, NULL, "locks") < 0) return -1;
-        for (int i = 0; i < 4; i++) root.lock[i] = (int8_t)locks[i];
-        if (pos < 0 || pos > c->size || (root.reserve >> pos) || turned < -1 || turned >= ncards ||
-            (turned >= 0 && (pos == 0 || c->stock[pos - 1] != turned)) ||
-            status < 0 || status > 2 || available < 0 || available > 3 || jokers_on < 0 || jokers_on > 15) {
-            PyErr_SetString(PyExc_ValueError, "bad position");
-            return -1;
-        }
-        root.pos = (uint8_t)pos;
-        root.jokers_on = (uint8_t)jokers_on;
-        root.available = (uint8_t)available;
-        root.turned = (int8_t)turned;
-        root.redeal_blocked = (uint8_t)(redeal_blocked != 0);
-        root.status = (uint8_t)status;
-    }
+/* ----- the deal's tables ---------------------------------------------------------------- */
+/* The tables the search derives from the stock and the cards (stock, kind, suit, landing,
+ * side, rcode, royal_value and two_jokers set and checked). */
+static void prepare_tables(Ctx *c) {
     /* the Jokers' stock indices (two_jokers) */
     c->joker_lo = c->joker_hi = -1;
     for (int i = 0; i < c->size; i++) {
@@ -785,89 +643,4 @@ static int read_position(Ctx *c, State *root_out, PyObject *stock_obj, int pos,
             }
         }
     }
-    *root_out = root;
-    c->names = names;
-    return 0;
 }
-
-PyDoc_STRVAR(key_doc,
-"key(stock, pos, reserve, columns, locks, jokers_on, available, turned, redeal_blocked, status, tables)\n"
-"\n"
-"The table key the search packs for this position (5 ints), for the tests of key equality.");
-
-static PyObject *core_key(PyObject *self, PyObject *args) {
-    PyObject *stock_obj, *reserve_obj, *columns_obj, *locks_obj, *tables;
-    int pos, jokers_on, available, turned, redeal_blocked, status;
-    if (!PyArg_ParseTuple(args, "OiOOOiiiiiO", &stock_obj, &pos, &reserve_obj, &columns_obj, &locks_obj,
-                          &jokers_on, &available, &turned, &redeal_blocked, &status, &tables))
-        return NULL;
-    Ctx *c = calloc(1, sizeof(Ctx));
-    if (!c) return PyErr_NoMemory();
-    State root;
-    PyObject *result = NULL;
-    if (read_position(c, &root, stock_obj, pos, reserve_obj, columns_obj, locks_obj, jokers_on, available, turned,
-                      redeal_blocked, status, tables) == 0) {
-        Slot k = pack(c, &root);
-        result = Py_BuildValue("(KKKKK)", (unsigned long long)k.w[0], (unsigned long long)k.w[1],
-                               (unsigned long long)k.w[2], (unsigned long long)k.w[3], (unsigned long long)k.w[4]);
-    }
-    free(c);
-    return result;
-}
-
-PyDoc_STRVAR(solve_doc,
-"solve(stock, pos, reserve, columns, locks, jokers_on, available, turned, redeal_blocked, status,\n"
-"      tables, mode, time_limit, max_states, max_table, schedule)\n"
-"\n"
-"The Royal Assassin 'pruned' search, compiled.  stock: card ids top first; reserve: a bit\n"
-"mask over stock indices; columns: 4 ints, each up to three 16-bit Royals bottom first\n"
-"(code 1..3 | A << 2 | D << 9); locks: 4 suits or -1; turned: a card id or -1.\n"
-"tables = (move_names, kind, suit, landing, resting, side, rcode, royal_value, column_colour,\n"
-"opponents, max_score, lowest_win_score, discard_on_equal_only, joker_dies, royal_beneath,\n"
-"two_jokers), the per-card sequences indexed by card id (kind 0 number, 1 Royal, 2 Joker),\n"
-"royal_value 16 ints ([column * 4 + code]), opponents 8 ints (two columns per suit).\n"
-"mode 'optimal' or 'winnable'; time_limit (seconds), max_states, max_table: None for no\n"
-"limit; schedule: (lds_rounds, first_pass_moves, level_probes), solver/search.py's SearchSettings.\n"
-"\n"
-"Returns (verdict, score, line, line_score, states, table_hits, unique, max_depth,\n"
-"exhausted) with verdict 'WON', 'LOST' or 'UNDECIDED', line a list of move names and\n"
-"exhausted '' or one of 'states', 'time', 'table', 'memory'.");
-
-static PyObject *core_solve(PyObject *self, PyObject *args) {
-    PyObject *stock_obj, *reserve_obj, *columns_obj, *locks_obj, *tables, *time_obj, *states_obj, *table_obj;
-    int pos, jokers_on, available, turned, redeal_blocked, status;
-    Schedule schedule;
-    const char *mode;
-    if (!PyArg_ParseTuple(args, "OiOOOiiiiiOsOOO(iii)", &stock_obj, &pos, &reserve_obj, &columns_obj, &locks_obj,
-                          &jokers_on, &available, &turned, &redeal_blocked, &status, &tables, &mode, &time_obj,
-                          &states_obj, &table_obj, &schedule.lds_rounds, &schedule.first_pass_moves,
-                          &schedule.level_probes))
-        return NULL;
-    int optimal = parse_mode(mode);
-    if (optimal < 0) return NULL;
-
-    Ctx *c = calloc(1, sizeof(Ctx));
-    if (!c) return PyErr_NoMemory();
-    PyObject *result = NULL;
-    State root;
-
-    if (read_position(c, &root, stock_obj, pos, reserve_obj, columns_obj, locks_obj, jokers_on, available, turned,
-                      redeal_blocked, status, tables) == 0)
-        result = solve_position(c, &root, optimal, time_obj, states_obj, table_obj, schedule, -1);
-    free(c);
-    return result;
-}
-
-static PyMethodDef core_methods[] = {
-    {"solve", core_solve, METH_VARARGS, solve_doc},
-    {"key", core_key, METH_VARARGS, key_doc},
-    {NULL, NULL, 0, NULL},
-};
-
-static struct PyModuleDef core_module = {
-    PyModuleDef_HEAD_INIT, "_core",
-    "The Royal Assassin 'pruned' search compiled (see games/royal_assassin/bounds.py, RoyalAssassin.compiled_solve).",
-    -1, core_methods,
-};
-
-PyMODINIT_FUNC PyInit__core(void) { return PyModule_Create(&core_module); }

@@ -1,0 +1,226 @@
+"""The Devil's Throne game object: the SimultaneousGame contract of games/base.py over rules.py.
+
+A variant is the number of seats (2-4) and each seat's suit [R1]; the texts are notation.py's,
+the compiled two-player searches compiled.py's.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Hashable, Mapping, Sequence
+
+from games.base import LOST, WON, GameType, MoveError, Outcome, SimultaneousGame, Termination, VariantError
+from games.devils_throne import compiled, notation
+from games.devils_throne.cards import DEFAULT_SUITS, HIGH, parse_suit
+from games.devils_throne.rules import OVER, SELECT, Deal, Rules, State, deal_from_seed
+
+
+class DevilsThrone(SimultaneousGame):
+    """The rules for `players` seats holding `suits` (one suit letter per seat)."""
+
+    name = "devils-throne"
+    game_type = GameType(min_players=2, max_players=4, simultaneous=True, deterministic=True,
+                         perfect_information=False, returns=True)
+
+    def __init__(self, players: int = 2, suits: Sequence[str] | None = None):
+        if players not in (2, 3, 4):
+            raise VariantError(f"devils-throne is played by 2, 3 or 4 players, not {players}")
+        if suits is None:
+            suits = DEFAULT_SUITS[:players]  # [R1]
+        letters = [parse_suit(suit) for suit in suits]
+        if None in letters:
+            bad = suits[letters.index(None)]
+            raise VariantError(f"unknown suit {bad!r} (suits are C, D, H, S)")
+        if len(letters) != players:
+            raise VariantError(f"{players} players need {players} suits, one a seat, not {len(letters)}")
+        if len(set(letters)) != players:
+            raise VariantError(f"each seat needs its own suit, not {','.join(letters)}")
+        self.rules = Rules(letters)
+        self.players = players
+        self.suits = self.rules.suits
+        self.effects = self.rules.effects
+        self.max_score = 13 * players
+        self.variant = f"players={players},suits={''.join(self.suits)}"
+
+    @classmethod
+    def from_variants(cls, words: Sequence[str]) -> DevilsThrone:
+        """Build the game from variant words: `players=N`, `suits=D,H` (or `suits=DH`).  A bare
+        suit letter continues the suits before it, since variant lists are split at commas."""
+        players, suits = None, None
+        for word in words:
+            name, equals, value = word.strip().partition("=")
+            name, value = name.strip().lower(), value.strip()
+            if name == "players" and equals:
+                if value not in ("2", "3", "4"):
+                    raise VariantError(f"players needs 2, 3 or 4, not {value or 'nothing'!r}")
+                players = int(value)
+            elif name == "suits" and equals:
+                suits = _split_suits(value)
+            elif not equals and suits is not None and parse_suit(name) is not None:
+                suits.append(name)
+            else:
+                raise VariantError(f"unknown devils-throne variant {word.strip()!r} (known: players=N, suits=D,H)")
+        if players is None:
+            players = len(suits) if suits else 2
+        return cls(players, suits)
+
+    # ----- deals ----------------------------------------------------------------------
+    def deal_from_seed(self, seed: int) -> Deal:
+        return deal_from_seed(self.players, seed)
+
+    def parse_deal(self, text: str) -> Deal:
+        return notation.parse_deal(text, self.suits)
+
+    def format_deal(self, deal: Deal) -> str:
+        return notation.format_deal(deal, self.suits)
+
+    def check_deal(self, deal: Deal) -> None:
+        """A deal built in code must still fit the rules: ten coins, three distinct commons a seat."""
+        notation.check_deal(deal, self.players)
+
+    def initial_state(self, deal: Deal) -> State:
+        self.check_deal(deal)
+        return self.rules.initial_state(deal)
+
+    # ----- the simultaneous-move verbs ------------------------------------------------
+    def acting_players(self, state: State) -> tuple[int, ...]:
+        return self.rules.acting_players(state)
+
+    def legal_actions(self, state: State, seat: int) -> list[int]:
+        return self.rules.legal_actions(state, seat)
+
+    def apply_joint(self, state: State, actions: Sequence[int] | Mapping[int, int]) -> State:
+        """Play one action per acting seat (a sequence in seat order, or a seat -> action map)
+        and run every forced step up to the next decision point or the end."""
+        seats = self.rules.acting_players(state)
+        if isinstance(actions, Mapping):
+            if set(actions) != set(seats):
+                raise MoveError(f"seats {_seat_list(seats)} act here, not {_seat_list(sorted(actions))}")
+            actions = tuple(actions[seat] for seat in seats)
+        elif len(actions) != len(seats):
+            raise MoveError(f"{len(seats)} seat(s) act here ({_seat_list(seats)}), not {len(actions)}")
+        for seat, action in zip(seats, actions):
+            if action not in self.rules.legal_actions(state, seat):
+                raise MoveError(f"seat {seat + 1} cannot play {notation.format_action(state.phase, action)} here")
+        return self.rules.apply_joint(state, actions)
+
+    def returns(self, state: State) -> tuple[int, ...]:
+        """Each seat's trick pile so far: the final scores once the game is over (spec §5)."""
+        return state.tricks
+
+    def is_over(self, state: State) -> bool:
+        return state.phase == OVER
+
+    def round_start(self, state: State) -> bool:
+        """Round starts are the only states two lines can share (spec §8), so a table keys them only."""
+        return state.phase == SELECT
+
+    def cards_in_play(self, state: State) -> int:
+        return self.rules.cards_in_play(state)
+
+    def mode(self, state: State) -> int:
+        """HIGH or LOW: this round's coin [R3]."""
+        return self.rules.mode(state)
+
+    # ----- the single-move contract, on joint moves -------------------------------------
+    def legal_moves(self, state: State) -> list[tuple[int, ...]]:
+        """Every joint move (one action per acting seat, in seat order)."""
+        seats = self.rules.acting_players(state)
+        if not seats:
+            return []
+        return list(itertools.product(*(self.rules.legal_actions(state, seat) for seat in seats)))
+
+    def apply(self, state: State, move: Sequence[int]) -> State:
+        return self.apply_joint(state, move)
+
+    def outcome(self, state: State, seat: int = 0) -> Outcome | None:
+        """For `seat`: WON when no one has more cards (co-winners win, [R19]), else LOST."""
+        if state.phase != OVER:
+            return None
+        best = max(state.tricks)
+        result = WON if state.tricks[seat] == best else LOST
+        leaders = [str(s + 1) for s, count in enumerate(state.tricks) if count == best]
+        detail = "cards " + "-".join(map(str, state.tricks))
+        detail += f"; co-winners {','.join(leaders)}" if len(leaders) > 1 else f"; seat {leaders[0]} wins"
+        return Outcome(result, Termination.HAND_EMPTIED, state.tricks[seat], detail)
+
+    def key(self, state: State) -> Hashable:
+        return self.rules.key(state)
+
+    # ----- notation ---------------------------------------------------------------------
+    def format_action(self, state: State, action: int) -> str:
+        """One seat's action as typed: a rank at SELECT, `@2` or `pass` otherwise."""
+        return notation.format_action(state.phase, action)
+
+    def format_move(self, state: State, move: Sequence[int]) -> str:
+        return notation.format_joint(state.phase, move)
+
+    def parse_move(self, state: State, text: str) -> tuple[int, ...]:
+        seats = self.rules.acting_players(state)
+        if not seats:
+            raise MoveError("the game is over")
+        move = notation.parse_joint(state.phase, text, len(seats))
+        for seat, action in zip(seats, move):
+            if action not in self.rules.legal_actions(state, seat):
+                options = ", ".join(notation.format_action(state.phase, a)
+                                    for a in self.rules.legal_actions(state, seat))
+                raise MoveError(f"seat {seat + 1} cannot play {notation.format_action(state.phase, action)}"
+                                f" here (options: {options})")
+        return move
+
+    def describe(self, state: State) -> str:
+        return notation.describe(self.rules, state)
+
+    # ----- search and play hooks ----------------------------------------------------------
+    def order_actions(self, state: State, seat: int, actions: list[int]) -> list[int]:
+        """A search order (strongest first): high cards first in HIGH rounds, low ones in
+        LOW; an Envoy before PASS.  It changes only how soon a search finds good lines."""
+        if state.phase == SELECT:
+            return sorted(actions, reverse=self.rules.mode(state) == HIGH)
+        return sorted(actions, reverse=True)
+
+    def greedy_action(self, state: State, seat: int) -> int:
+        """The greedy bot's rule.  At a Select node, by the round's coin:
+
+        - HIGH: the *threat* is the highest card any other seat holds (J 11, Q 12, K 13, A 1;
+          the deuce's effect is ignored).  Play the lowest card of the seat's hand that is
+          above the threat; if none is, play the lowest card of its hand.
+        - LOW: the threat is the lowest card any other seat holds.  Play the highest card
+          below the threat; if none is, play the highest card.
+
+        So it wins the round as cheaply as it surely can, and otherwise throws the card least
+        useful in this round's direction.  At a three's target or an Envoy sub-round it plays
+        the first action in the search order (`order_actions`): the highest-numbered target
+        seat, and an ace (onto the highest-numbered legal target) rather than PASS."""
+        ranks = self.rules.legal_actions(state, seat)
+        if state.phase != SELECT:
+            return self.order_actions(state, seat, ranks)[0]
+        others = [rank for other, hand in enumerate(state.hands) if other != seat for rank in hand]
+        if self.rules.mode(state) == HIGH:
+            threat = max(others, default=0)
+            winners = [rank for rank in ranks if rank > threat]
+            return min(winners) if winners else min(ranks)
+        threat = min(others, default=14)
+        winners = [rank for rank in ranks if rank < threat]
+        return max(winners) if winners else max(ranks)
+
+    def compiled_q4(self, state: State, seat: int) -> compiled.Q4Values | None:
+        """The compiled two-player Q4 values of `state`'s deal for `seat` (an object whose
+        `value(round_start, seconds, max_states)` gives a value-to-go), or None."""
+        return compiled.q4_values(self.rules, state, seat)
+
+    def compiled_paranoid(self, state: State, seat: int, question: str, margin: bool) -> compiled.ParanoidValues | None:
+        """The compiled two-player Q1-Q3 (`question` "q1".."q3", on the margin or the cards)
+        of `state`'s deal for `seat`: `value(round_start, seconds, max_states)`; or None."""
+        return compiled.paranoid_values(self.rules, state, seat, question, margin)
+
+
+def _seat_list(seats: Sequence[int]) -> str:
+    return ",".join(str(s + 1) for s in seats) or "none"
+
+
+def _split_suits(text: str) -> list[str]:
+    parts = [p for p in text.replace(",", " ").split() if p]
+    if len(parts) == 1 and len(parts[0]) > 1 and all(parse_suit(ch) for ch in parts[0]):
+        parts = list(parts[0])  # suits=DH
+    return parts

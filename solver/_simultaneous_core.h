@@ -1,0 +1,470 @@
+/* solver/_simultaneous_core.h: the compiled two-player searches of solver/simultaneous.py.
+ *
+ * The game-agnostic part of a compiled simultaneous-move engine, written once against the
+ * game hooks below (as solver/_search_core.h is for the one-player searches): a template by
+ * include, with no .c file of its own; a native/ unit includes it after the game's rules and
+ * gets its own copy compiled against that game's types, so every hook can be inlined.
+ *
+ * For seat P and its opponent O, from a round start:
+ *   - Q4: the value of the zero-sum game on the margin c_P - c_O in mixed strategies, by
+ *     backward induction: a matrix game where both seats act, max (P) or min (O) where one
+ *     does.  Matrix games: a pure saddle point, iterated removal of weakly dominated lines,
+ *     the 2x2 formula, else a dense simplex (Bland's rule) on the shifted game, as
+ *     solver/simultaneous.py does with GLOP.  Options in the rules' order.
+ *   - Q1-Q3: alpha-beta (fail-soft) on the margin or on c_P, node for node the search of
+ *     solver/simultaneous.py: Q1 maximises over every joint action (seat 0's choice
+ *     outermost); Q2 lets P commit first, Q3 last; a node where one seat acts is that
+ *     seat's (P maximises, O minimises; Q1 always maximises).  Options in the game's search
+ *     order.  Values are relative to the round start searched (the Python side adds the
+ *     cards won so far); windows move with them.
+ *   - one transposition table keyed on round starts only (within a round two joint actions
+ *     never meet again), holding the value-to-go (Q4) or a floor and a ceiling (Q1-Q3);
+ *     open addressing, the full key stored.
+ *   - budgets: states, time (checked every 1024 states) and memory end a search, which then
+ *     answers no value.
+ *
+ * The including file defines first (after <Python.h>):
+ *
+ *   u64        uint64_t
+ *   MAXA       the most options one seat has at one node
+ *   Ctx        the game's read-only data for one deal
+ *   Start      a round start: the positions the table keeps
+ *   Node       a position inside a round: a decision point, or the round's end
+ *
+ * and these functions (static; the search inlines them):
+ *
+ *   u64 start_key(const Ctx *, const Start *)   the exact table key, never 0
+ *   int cards_in_play(const Ctx *, const Start *)
+ *                                               no seat's cards move by more from here
+ *   void open_round(const Ctx *, const Start *, Node *out)
+ *                                               the round's first decision point
+ *   void node_options(const Ctx *, const Node *, int ordered, int n[2], int opt[2][MAXA])
+ *                                               each seat's options (n[seat] = 0: it does not
+ *                                               act; neither acts: the round is over), in the
+ *                                               rules' order or, `ordered`, the search order;
+ *                                               an option is never NO_ACTION
+ *   void apply_joint(const Ctx *, Node *, const int act[2])
+ *                                               in place: each acting seat's option played
+ *                                               (NO_ACTION for a seat that does not act), the
+ *                                               forced steps run to the next decision or the
+ *                                               round's end
+ *   int close_round(const Ctx *, const Node *, Start *next, int gain[2])
+ *                                               at a round's end: each seat's cards won in
+ *                                               the round; 1 with the next round start, 0
+ *                                               when the game is over
+ */
+
+#ifndef SIMULTANEOUS_CORE_H
+#define SIMULTANEOUS_CORE_H
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define NO_ACTION (-1)
+#define EPS 1e-9
+#define EMPTY_KEY 0
+
+enum { QUESTION_Q4 = 0, QUESTION_Q1 = 1, QUESTION_Q2 = 2, QUESTION_Q3 = 3 };
+enum { ABORTED_NONE = 0, ABORTED_STATES = 1, ABORTED_MEMORY = 2, ABORTED_TIME = 3 };
+
+/* A table slot: the key beside its value, so that a probe costs one cache line.  Q1-Q3
+ * store a floor and a ceiling (whole numbers) where Q4 stores its value. */
+typedef struct {
+    u64 key;
+    union { double value; int32_t bounds[2]; } u;
+} Slot;
+
+typedef struct {
+    int n[2];
+    int opt[2][MAXA];
+} Options;
+
+/* One deal, seat and question; its table lives as long as it does. */
+typedef struct {
+    Ctx game;
+    int p;                       /* seat P */
+    int question;                /* QUESTION_Q4, or Q1-Q3 (alpha-beta) */
+    int margin;                  /* Q1-Q3 payoff: 1 the margin c_P - c_O, 0 the cards c_P */
+    double root_floor, root_ceiling;
+    int root_action;             /* P's option on the root's best line (NO_ACTION: none) */
+    Slot *slots;
+    size_t capacity, count;
+    long long states, hits, matrix_games, saddles, lps, max_states;
+    double deadline;
+    int aborted;                 /* ABORTED_*: the budget that stopped the search */
+} Solver;
+
+static double now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+/* ----- the table ----------------------------------------------------------------------- */
+
+static size_t slot_of(u64 key, size_t capacity) {
+    key ^= key >> 33; key *= 0xff51afd7ed558ccdULL; key ^= key >> 33;
+    return (size_t)key & (capacity - 1);
+}
+
+static int table_grow(Solver *q) {
+    size_t capacity = q->capacity ? q->capacity * 2 : (1u << 16);
+    Slot *slots = calloc(capacity, sizeof *slots);
+    if (!slots) return 0;
+    for (size_t i = 0; i < q->capacity; i++) {
+        if (q->slots[i].key == EMPTY_KEY) continue;
+        size_t j = slot_of(q->slots[i].key, capacity);
+        while (slots[j].key != EMPTY_KEY) j = (j + 1) & (capacity - 1);
+        slots[j] = q->slots[i];
+    }
+    free(q->slots);
+    q->slots = slots;
+    q->capacity = capacity;
+    return 1;
+}
+
+static Slot *table_slot(const Solver *q, u64 key) {
+    if (!q->capacity) return NULL;
+    for (size_t j = slot_of(key, q->capacity); q->slots[j].key != EMPTY_KEY; j = (j + 1) & (q->capacity - 1))
+        if (q->slots[j].key == key) return &q->slots[j];
+    return NULL;
+}
+
+static Slot *table_claim(Solver *q, u64 key) {
+    if ((q->count + 1) * 2 > q->capacity && !table_grow(q)) { q->aborted = ABORTED_MEMORY; return NULL; }
+    size_t j = slot_of(key, q->capacity);
+    while (q->slots[j].key != EMPTY_KEY && q->slots[j].key != key) j = (j + 1) & (q->capacity - 1);
+    if (q->slots[j].key == EMPTY_KEY) q->count++;
+    q->slots[j].key = key;
+    return &q->slots[j];
+}
+
+static int table_find(Solver *q, u64 key, double *value) {
+    Slot *slot = table_slot(q, key);
+    if (!slot) return 0;
+    *value = slot->u.value;
+    return 1;
+}
+
+static void table_store2(Solver *q, u64 key, double floor, double ceiling) {
+    Slot *slot = table_claim(q, key);
+    if (slot) { slot->u.bounds[0] = (int32_t)floor; slot->u.bounds[1] = (int32_t)ceiling; }
+}
+
+static void table_store(Solver *q, u64 key, double value) {
+    Slot *slot = table_claim(q, key);
+    if (slot) slot->u.value = value;
+}
+
+/* A round start counted as expanded: 0 when a budget ends the search there. */
+static inline int count_start(Solver *q) {
+    q->states++;
+    if (q->max_states >= 0 && q->states > q->max_states) { q->aborted = ABORTED_STATES; return 0; }
+    if ((q->states & 1023) == 0 && q->deadline > 0 && now() > q->deadline) { q->aborted = ABORTED_TIME; return 0; }
+    return 1;
+}
+
+/* The child of node after the options of indices a (a seat that does not act: NO_ACTION). */
+static inline void play(const Solver *q, const Node *node, const Options *o, const int a[2], Node *child) {
+    int act[2];
+    for (int seat = 0; seat < 2; seat++) act[seat] = o->n[seat] ? o->opt[seat][a[seat]] : NO_ACTION;
+    *child = *node;
+    apply_joint(&q->game, child, act);
+}
+
+/* ----- matrix games -------------------------------------------------------------------- */
+
+static double simplex_value(double m[MAXA][MAXA], int rows, int cols) {
+    /* Column player: max sum y subject to M' y <= 1, y >= 0, with M' = M + shift > 0; the
+     * game's value is 1 / sum y - shift. */
+    double low = m[0][0];
+    for (int r = 0; r < rows; r++) for (int c = 0; c < cols; c++) if (m[r][c] < low) low = m[r][c];
+    double shift = 1.0 - low;
+    int width = cols + rows;
+    double t[MAXA + 1][2 * MAXA + 1];
+    int basis[MAXA];
+    memset(t, 0, sizeof t);
+    for (int r = 0; r < rows; r++) {
+        for (int c = 0; c < cols; c++) t[r][c] = m[r][c] + shift;
+        t[r][cols + r] = 1.0;
+        t[r][width] = 1.0;
+        basis[r] = cols + r;
+    }
+    for (int c = 0; c < cols; c++) t[rows][c] = -1.0;  /* objective row: reduced costs */
+    for (int iteration = 0; iteration < 1000; iteration++) {
+        int enter = -1;
+        for (int c = 0; c < width; c++) if (t[rows][c] < -EPS) { enter = c; break; }  /* Bland */
+        if (enter < 0) break;
+        int leave = -1;
+        double best = 0;
+        for (int r = 0; r < rows; r++) {
+            if (t[r][enter] <= EPS) continue;
+            double ratio = t[r][width] / t[r][enter];
+            if (leave < 0 || ratio < best - EPS || (ratio < best + EPS && basis[r] < basis[leave])) {
+                leave = r; best = ratio;
+            }
+        }
+        if (leave < 0) break;  /* unbounded cannot happen with M' > 0 */
+        double pivot = t[leave][enter];
+        for (int c = 0; c <= width; c++) t[leave][c] /= pivot;
+        for (int r = 0; r <= rows; r++) {
+            if (r == leave || t[r][enter] == 0) continue;
+            double f = t[r][enter];
+            for (int c = 0; c <= width; c++) t[r][c] -= f * t[leave][c];
+        }
+        basis[leave] = enter;
+    }
+    return 1.0 / t[rows][width] - shift;
+}
+
+static double matrix_value(Solver *q, double m[MAXA][MAXA], int rows, int cols) {
+    q->matrix_games++;
+    double maxmin = -INFINITY, minmax = INFINITY;
+    for (int r = 0; r < rows; r++) {
+        double low = INFINITY;
+        for (int c = 0; c < cols; c++) if (m[r][c] < low) low = m[r][c];
+        if (low > maxmin) maxmin = low;
+    }
+    for (int c = 0; c < cols; c++) {
+        double high = -INFINITY;
+        for (int r = 0; r < rows; r++) if (m[r][c] > high) high = m[r][c];
+        if (high < minmax) minmax = high;
+    }
+    if (maxmin >= minmax - EPS) { q->saddles++; return maxmin; }
+    int row_on[MAXA], col_on[MAXA], nr = rows, nc = cols, changed = 1;
+    for (int r = 0; r < rows; r++) row_on[r] = 1;
+    for (int c = 0; c < cols; c++) col_on[c] = 1;
+    while (changed) {
+        changed = 0;
+        for (int r = 0; r < rows && nr > 1; r++) {
+            if (!row_on[r]) continue;
+            for (int o = 0; o < rows; o++) {
+                if (o == r || !row_on[o]) continue;
+                int dominated = 1;
+                for (int c = 0; c < cols && dominated; c++) if (col_on[c] && m[o][c] < m[r][c] - EPS) dominated = 0;
+                if (dominated) { row_on[r] = 0; nr--; changed = 1; break; }
+            }
+        }
+        for (int c = 0; c < cols && nc > 1; c++) {
+            if (!col_on[c]) continue;
+            for (int o = 0; o < cols; o++) {
+                if (o == c || !col_on[o]) continue;
+                int dominated = 1;
+                for (int r = 0; r < rows && dominated; r++) if (row_on[r] && m[r][o] > m[r][c] + EPS) dominated = 0;
+                if (dominated) { col_on[c] = 0; nc--; changed = 1; break; }
+            }
+        }
+    }
+    double k[MAXA][MAXA];
+    int i = 0;
+    for (int r = 0; r < rows; r++) {
+        if (!row_on[r]) continue;
+        int j = 0;
+        for (int c = 0; c < cols; c++) if (col_on[c]) k[i][j++] = m[r][c];
+        i++;
+    }
+    if (nr == 1) { double low = INFINITY; for (int c = 0; c < nc; c++) if (k[0][c] < low) low = k[0][c]; return low; }
+    if (nc == 1) { double high = -INFINITY; for (int r = 0; r < nr; r++) if (k[r][0] > high) high = k[r][0]; return high; }
+    if (nr == 2 && nc == 2) {
+        double a = k[0][0], b = k[0][1], c = k[1][0], d = k[1][1], den = a - b - c + d;
+        if (fabs(den) > EPS && (a - c) * (d - b) > 0 && (a - b) * (d - c) > 0) return (a * d - b * c) / den;
+    }
+    q->lps++;
+    return simplex_value(k, nr, nc);
+}
+
+/* ----- Q4: backward induction ---------------------------------------------------------- */
+
+static double start_value(Solver *q, const Start *s);
+
+/* The round's end: the margin won in it, plus the value-to-go of the next round start. */
+static double close_value(Solver *q, const Node *node) {
+    Start next;
+    int gain[2];
+    int more = close_round(&q->game, node, &next, gain);
+    double margin = gain[q->p] - gain[1 - q->p];
+    return more ? margin + start_value(q, &next) : margin;
+}
+
+static double node_value(Solver *q, const Node *node) {
+    Options o;
+    node_options(&q->game, node, 0, o.n, o.opt);
+    if (!o.n[0] && !o.n[1]) return close_value(q, node);
+    int p = q->p, other = 1 - p, a[2] = {0, 0};
+    if (o.n[0] && o.n[1]) {  /* rows: P's options; columns: O's */
+        double m[MAXA][MAXA];
+        for (a[p] = 0; a[p] < o.n[p]; a[p]++)
+            for (a[other] = 0; a[other] < o.n[other]; a[other]++) {
+                Node next;
+                play(q, node, &o, a, &next);
+                m[a[p]][a[other]] = node_value(q, &next);
+                if (q->aborted) return 0;
+            }
+        return matrix_value(q, m, o.n[p], o.n[other]);
+    }
+    int seat = o.n[0] ? 0 : 1;
+    double best = seat == p ? -INFINITY : INFINITY;
+    for (a[seat] = 0; a[seat] < o.n[seat]; a[seat]++) {
+        Node next;
+        play(q, node, &o, a, &next);
+        double v = node_value(q, &next);
+        if (q->aborted) return 0;
+        best = seat == p ? fmax(best, v) : fmin(best, v);
+    }
+    return best;
+}
+
+static double start_value(Solver *q, const Start *s) {
+    if (q->aborted) return 0;
+    u64 key = start_key(&q->game, s);
+    double value;
+    if (table_find(q, key, &value)) { q->hits++; return value; }
+    if (!count_start(q)) return 0;
+    Node node;
+    open_round(&q->game, s, &node);
+    value = node_value(q, &node);
+    if (!q->aborted) table_store(q, key, value);
+    return value;
+}
+
+/* ----- Q1-Q3: alpha-beta over max/min layers ------------------------------------------- */
+
+static double ab_start(Solver *q, const Start *s, double alpha, double beta, int root);
+
+static double payoff(const Solver *q, const int gain[2]) {
+    return q->margin ? gain[q->p] - gain[1 - q->p] : gain[q->p];
+}
+
+static double ab_close(Solver *q, const Node *node, double alpha, double beta) {
+    Start next;
+    int gain[2];
+    int more = close_round(&q->game, node, &next, gain);
+    double so_far = payoff(q, gain);
+    if (!more) return so_far;
+    return so_far + ab_start(q, &next, alpha - so_far, beta - so_far, 0);
+}
+
+static void note_root(Solver *q, const Options *o, int maximise, double best, const int a[2]) {
+    if (maximise) {
+        if (best > q->root_floor) q->root_floor = best;
+        q->root_action = o->n[q->p] ? o->opt[q->p][a[q->p]] : NO_ACTION;
+    } else if (best < q->root_ceiling) {
+        q->root_ceiling = best;
+    }
+}
+
+/* A child's value `v` at a maximising (or minimising) step: the best so far and the window
+ * move with it, the root notes it; true when the window has closed (a cut). */
+static inline int improve(Solver *q, const Options *o, int maximise, double v, double *best, double *alpha,
+                          double *beta, int root, const int a[2]) {
+    if (maximise && v > *best) {
+        *best = v;
+        if (v > *alpha) *alpha = v;
+        if (root) note_root(q, o, 1, *best, a);
+    } else if (!maximise && v < *best) {
+        *best = v;
+        if (v < *beta) *beta = v;
+        if (root) note_root(q, o, 0, *best, a);
+    }
+    return *alpha >= *beta;
+}
+
+static double ab_node(Solver *q, const Node *node, double alpha, double beta, int root) {
+    Options o;
+    node_options(&q->game, node, 1, o.n, o.opt);
+    if (!o.n[0] && !o.n[1]) return ab_close(q, node, alpha, beta);
+    int p = q->p, both = o.n[0] && o.n[1];
+    int a[2] = {0, 0};
+    if (q->question == QUESTION_Q1 || !both) {
+        int maximise = q->question == QUESTION_Q1 || o.n[p];
+        double best = maximise ? -INFINITY : INFINITY;
+        for (a[0] = 0; a[0] < (o.n[0] ? o.n[0] : 1); a[0]++)
+            for (a[1] = 0; a[1] < (o.n[1] ? o.n[1] : 1); a[1]++) {
+                Node next;
+                play(q, node, &o, a, &next);
+                double v = ab_node(q, &next, alpha, beta, 0);
+                if (q->aborted) return best;  /* v is no value: keep the root's bounds sound */
+                if (improve(q, &o, maximise, v, &best, &alpha, &beta, root, a)) return best;
+            }
+        return best;
+    }
+    int outer = q->question == QUESTION_Q2 ? p : 1 - p, inner = 1 - outer, outer_max = outer == p;
+    double best = outer_max ? -INFINITY : INFINITY;
+    for (a[outer] = 0; a[outer] < o.n[outer]; a[outer]++) {
+        double inner_best = outer_max ? INFINITY : -INFINITY, ia = alpha, ib = beta;
+        for (a[inner] = 0; a[inner] < o.n[inner]; a[inner]++) {
+            Node next;
+            play(q, node, &o, a, &next);
+            double v = ab_node(q, &next, ia, ib, 0);
+            if (q->aborted) return best;
+            if (outer_max && v < inner_best) { inner_best = v; if (v < ib) ib = v; }
+            else if (!outer_max && v > inner_best) { inner_best = v; if (v > ia) ia = v; }
+            if (ia >= ib) break;
+        }
+        if (improve(q, &o, outer_max, inner_best, &best, &alpha, &beta, root, a)) return best;
+    }
+    return best;
+}
+
+static double ab_start(Solver *q, const Start *s, double alpha, double beta, int root) {
+    if (q->aborted) return 0;
+    u64 key = start_key(&q->game, s);
+    double spare = cards_in_play(&q->game, s);
+    double floor = q->margin ? -spare : 0, ceiling = spare;
+    if (root) { q->root_floor = floor; q->root_ceiling = ceiling; q->root_action = NO_ACTION; }
+    Slot *slot = table_slot(q, key);
+    if (slot) {
+        q->hits++;
+        if (slot->u.bounds[0] > floor) floor = slot->u.bounds[0];
+        if (slot->u.bounds[1] < ceiling) ceiling = slot->u.bounds[1];
+    }
+    if (floor >= beta || floor == ceiling) return floor;
+    if (ceiling <= alpha) return ceiling;
+    double low = alpha > floor ? alpha : floor, high = beta < ceiling ? beta : ceiling;
+    if (!count_start(q)) return 0;
+    Node node;
+    open_round(&q->game, s, &node);
+    double value = ab_node(q, &node, low, high, root);
+    if (q->aborted) return 0;
+    if (value <= low) { if (value < ceiling) ceiling = value; }
+    else if (value >= high) { if (value > floor) floor = value; }
+    else floor = ceiling = value;
+    table_store2(q, key, floor, ceiling);
+    return value;
+}
+
+/* ----- Python interface ---------------------------------------------------------------- */
+
+static void solver_free(Solver *q) {
+    if (!q) return;
+    free(q->slots);
+    free(q);
+}
+
+/* The value of round start s for the solver's question, within seconds (<= 0: no limit)
+ * and max_states more states (< 0: no limit), the table kept from earlier calls.  Q4:
+ * (value-to-go or None, exhausted, states, hits, matrix_games, saddles, lps); Q1-Q3: (value
+ * relative to s or None, exhausted, states, hits, root floor, root ceiling, P's root option
+ * or `no_action`), exhausted "" or "states", "memory", "time".  The counts add up over the
+ * calls. */
+static PyObject *solver_run(Solver *q, const Start *s, double seconds, long long max_states, int no_action) {
+    q->aborted = ABORTED_NONE;
+    q->deadline = seconds > 0 ? now() + seconds : 0;
+    q->max_states = max_states < 0 ? -1 : q->states + max_states;
+    int paranoid = q->question != QUESTION_Q4;
+    double value;
+    Py_BEGIN_ALLOW_THREADS
+    value = paranoid ? ab_start(q, s, -INFINITY, INFINITY, 1) : start_value(q, s);
+    Py_END_ALLOW_THREADS
+    static const char *why[] = {"", "states", "memory", "time"};
+    PyObject *result = q->aborted ? Py_NewRef(Py_None) : PyFloat_FromDouble(value);
+    if (paranoid)
+        return Py_BuildValue("NsLLddi", result, why[q->aborted], q->states, q->hits, q->root_floor, q->root_ceiling,
+                             q->root_action == NO_ACTION ? no_action : q->root_action);
+    return Py_BuildValue("NsLLLLL", result, why[q->aborted], q->states, q->hits, q->matrix_games, q->saddles, q->lps);
+}
+
+#endif /* SIMULTANEOUS_CORE_H */
