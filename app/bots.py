@@ -23,8 +23,8 @@ from collections.abc import Callable, Iterator
 from typing import Any, TextIO
 
 from games.base import Game, SimultaneousGame, UsurperError
+from solver.analysis import SeatQuestions, analyse
 from solver.search import Budget
-from solver.simultaneous import equilibrium
 
 Bot = Callable[[Game, Any, int, random.Random], Any]
 BOTS = ("random", "greedy", "equilibrium")
@@ -36,7 +36,10 @@ EQUILIBRIUM_MEMORY_MB = 512
 #: Quit words, matched case-sensitively: the queen's notation is Q.
 QUIT_WORDS = ("q", "quit")
 PLAIN_HELP = ("type your action: its notation (a rank such as 7 or Q, @2, pass) or its number "
-              "in the list (#n always means the n-th); q (lower case) quits")
+              "in the list (#n always means the n-th); h hint (open-deal advice), u undo your last "
+              "choice, ? help, q (lower case) quits")
+#: Seconds of the open-deal hint a person asks for with h.
+HINT_SECONDS = 10.0
 
 
 def random_bot(game: Game, state: Any, seat: int, rng: random.Random) -> Any:
@@ -60,7 +63,7 @@ class EquilibriumBot:
     def mix(self, game: Game, state: Any, seat: int) -> dict[str, float] | None:
         """The seat's equilibrium mix here (action text -> probability), None if undecided."""
         budget = Budget(time_limit=self.time_limit, max_memory_mb=EQUILIBRIUM_MEMORY_MB)
-        return equilibrium(game, state, seat, budget).strategy
+        return analyse(game, state, SeatQuestions(seat, ("q4",)), budget).answers["q4"].strategy
 
     def __call__(self, game: Game, state: Any, seat: int, rng: random.Random) -> Any:
         mix = self.mix(game, state, seat)
@@ -115,16 +118,28 @@ def run_plain_simultaneous(game: Game, state: Any, human_seat: int, bots: dict[i
         raise UsurperError(f"no bot for seat(s) {', '.join(map(str, missing))}")
     say(f"{game.name} ({game.variant}): you are seat {human_seat + 1}; {PLAIN_HELP}")
     lines, played, node = iter(stdin), [], 0
+    decisions: list[tuple[Any, int, int]] = []  # (state, node, moves played) where the person chose
     while not game.is_over(state):
         node += 1
         say(f"[{node}] {game.describe(state)}")
         acting = game.acting_players(state)
         choices = {}
         if human_seat in acting:
-            action = _ask(game, state, human_seat, lines, say)
-            if action is None:
+            answer = _ask(game, state, human_seat, lines, say, in_progress=bool(played))
+            if answer == UNDO:
+                if not decisions:
+                    say("nothing to undo")
+                    node -= 1
+                    continue
+                state, node, kept = decisions.pop()
+                del played[kept:]
+                node -= 1
+                say("undone: back to your last choice")
+                continue
+            if answer is None:
                 return state
-            choices[human_seat] = action
+            decisions.append((state, node, len(played)))
+            choices[human_seat] = answer
         for seat in acting:
             if seat != human_seat:
                 choices[seat] = _bot_choice(game, state, seat, bots[seat], rng, say)
@@ -138,21 +153,61 @@ def run_plain_simultaneous(game: Game, state: Any, human_seat: int, bots: dict[i
 
 
 # ----- helpers ----------------------------------------------------------------------------
-def _ask(game: Game, state: Any, seat: int, lines: Iterator[str], say) -> Any | None:
-    """The person's action, re-asked after a bad line; None at `q` or the end of input."""
+UNDO = object()
+
+
+def _ask(game: Game, state: Any, seat: int, lines: Iterator[str], say, in_progress: bool) -> Any | None:
+    """The person's action, re-asked after a bad line or a hint; UNDO at u; None at a
+    confirmed q or the end of input."""
     actions = game.legal_actions(state, seat)
     say("your actions: " + "  ".join(f"{n}) {game.format_action(state, a)}" for n, a in enumerate(actions, 1)))
     for line in lines:
         word = line.strip()
         if word in QUIT_WORDS:  # lower case only: a capital Q is the queen
-            say("(quit; the game is not over)")
-            return None
+            if not in_progress or _confirmed(lines, say):
+                say("(quit; the game is not over)")
+                return None
+            continue
+        if word in ("u", "undo"):
+            return UNDO
+        if word in ("h", "hint"):
+            for text in hint_lines(game, state, seat):
+                say(text)
+            continue
+        if word in ("?", "help"):
+            say(PLAIN_HELP)
+            say(game.legend())
+            continue
         action = _read_action(game, state, actions, word)
         if action is not None:
             return action
         say(f"error: {word!r} is none of your actions here; {PLAIN_HELP}")
     say("(end of input; the game is not over)")
     return None
+
+
+def hint_lines(game: Game, state: Any, seat: int, seconds: float = HINT_SECONDS) -> list[str]:
+    """Open-deal advice for `seat` at this node: for two players its equilibrium mix (Q4),
+    for more its best actions against the worst the others can do (Q2) and seeing their
+    choice (Q3).  Labelled: it reads every hand and reserve, as the open-deal values do."""
+    budget = Budget(time_limit=seconds, max_memory_mb=EQUILIBRIUM_MEMORY_MB)
+    label = "hint (open deal: it reads every hand and reserve)"
+    if len(game.returns(state)) == 2:
+        answer = analyse(game, state, SeatQuestions(seat, ("q4",)), budget).answers["q4"]
+        if not answer.strategy:
+            return [f"{label}: undecided in {seconds:g} s ({answer.exhausted})"]
+        mix = ", ".join(f"{text} {share:.2f}" for text, share in answer.strategy.items())
+        return [f"{label}: play {mix} (the equilibrium mix; value {answer.margin:+.2f} cards of margin)"]
+    answers = analyse(game, state, SeatQuestions(seat, ("q2", "q3")), budget).answers
+    moves = {question: answer.best_action or "undecided" for question, answer in answers.items()}
+    return [f"{label}: against the worst the others can do {moves['q2']}; "
+            f"if you could see their choice {moves['q3']}"]
+
+
+def _confirmed(lines: Iterator[str], say) -> bool:
+    say("quit the game in progress? y quits, anything else goes on")
+    answer = next(lines, None)
+    return answer is None or answer.strip() in ("y", "yes", "q", "quit")
 
 
 def _read_action(game: Game, state: Any, actions: list, word: str) -> Any | None:

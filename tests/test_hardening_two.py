@@ -162,3 +162,9 @@ def test_where_lost_past_its_deadline_answers_nothing_without_searching(monkeypa
     start = game.initial_state(game.deal_from_seed(5))
     moves = game.parse_line(start, "Huntress <- Journey + Chance Meeting")
     assert app.play.where_lost(game, start, moves, deadline=time.perf_counter() - 1) is None
+
+
+# ----- a bad suit is named ---------------------------------------------------------------------------
+@pytest.mark.parametrize("suits, named", [("X,Y", "'X'"), ("D,Y", "'Y'"), ("X", "'X'"), ("D", "not 1 (D)")])
+def test_a_bad_suit_list_names_the_bad_suit(suits, named):
+    assert_one_line_error(usurper("deal", "devils-throne", "--seed", "1", "--suits", suits), named)

@@ -56,13 +56,26 @@ class DevilsThrone(SimultaneousGame):
                 players = int(value)
             elif name == "suits" and equals:
                 suits = _split_suits(value)
-            elif not equals and suits is not None and parse_suit(name) is not None:
-                suits.append(name)
+            elif not equals and suits is not None:
+                suits.append(word.strip())  # a list split at commas: `suits=D,H` arrives as two words
             else:
                 raise VariantError(f"unknown devils-throne variant {word.strip()!r} (known: players=N, suits=D,H)")
+        bad = [suit for suit in suits or () if parse_suit(suit) is None]
+        if bad:
+            raise VariantError(f"unknown suit {bad[0]!r} (suits are C, D, H, S)")
+        if players is None and suits is not None and not 2 <= len(suits) <= 4:
+            raise VariantError(f"--suits names one suit a seat for 2 to 4 players, not {len(suits)} "
+                               f"({','.join(suits)})")
         if players is None:
             players = len(suits) if suits else 2
         return cls(players, suits)
+
+    def legend(self) -> str:
+        return ("Seats: 1♦ is seat 1 holding Diamonds.  HIGH or LOW: this round's coin (the higher or "
+                "the lower total takes the trick).  select, effect, envoy: what the seats choose now.  "
+                "hand: the ranks in hand; res: reserve cards left; tricks: cards won; main/total: this "
+                "round's card and total.  Actions: a rank (A, 2-10, J, Q, K) plays that card; @2 aims a "
+                "three's power or an Envoy ace at seat 2; pass plays no Envoy.")
 
     # ----- deals ----------------------------------------------------------------------
     def deal_from_seed(self, seed: int) -> Deal:

@@ -8,10 +8,10 @@ import random
 import pytest
 from click.testing import CliRunner
 
+from app.bots import EquilibriumBot, greedy_bot, make_bot, make_bots, run_plain_simultaneous
 from games import make_game
 from games.base import UsurperError
 from games.devils_throne.rules import SELECT
-from app.bots import EquilibriumBot, greedy_bot, make_bot, make_bots, run_plain_simultaneous
 
 SEED = 42
 #: The person always types 1: the first listed action (at Select a held ace is the rank 1,
@@ -133,3 +133,36 @@ def test_cli_refuses_bots_for_a_solitaire():
 
     result = CliRunner().invoke(cli.usurper, ["play", "adaman", "--seed", "1", "--bots", "random"], input="")
     assert result.exit_code != 0 and "Devil's Throne" in str(result.exception)
+
+
+def test_undo_takes_back_the_persons_last_choice_and_the_bots_answers():
+    game, start, end, lines = play(2, "greedy", text="1\nu\n" + FIRST_ACTION)
+    assert "undone: back to your last choice" in lines
+    check_finished(game, start, end, lines)
+    first_nodes = [line for line in lines if line.startswith("[1] ")]
+    assert len(first_nodes) == 2 and first_nodes[0] == first_nodes[1]
+
+
+def test_undo_before_any_choice_says_so():
+    _, _, _, lines = play(2, "greedy", text="u\n" + FIRST_ACTION)
+    assert "nothing to undo" in lines
+
+
+def test_help_shows_the_legend_and_hint_gives_open_deal_advice():
+    game = make_game("devils-throne")
+    state = game.initial_state(game.deal_from_seed(SEED))
+    for _ in range(7):  # late in the deal, where the open-deal value is quick to compute
+        state = game.apply_joint(state, [game.greedy_action(state, seat) for seat in game.acting_players(state)])
+    out = io.StringIO()
+    bots = make_bots(game, state, 0, "greedy")
+    run_plain_simultaneous(game, state, 0, bots, io.StringIO("?\nh\n" + FIRST_ACTION), out, random.Random(7))
+    text = out.getvalue()
+    assert "@2 aims a three's power or an Envoy ace at seat 2" in text
+    hint = next(line for line in text.splitlines() if line.startswith("hint (open deal"))
+    assert "equilibrium mix" in hint or "undecided" in hint
+
+
+def test_quitting_a_game_in_progress_asks_and_goes_on_unless_confirmed():
+    _, _, end, lines = play(2, "greedy", text="1\nq\nn\n1\nq\ny\n")
+    assert lines.count("quit the game in progress? y quits, anything else goes on") == 2
+    assert lines[-1] == "(quit; the game is not over)"
