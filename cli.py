@@ -219,7 +219,7 @@ def play(game, seed, deal_text, variants, players, suits, moves, plain, samples,
     (for now always as with --plain)."""
     import random
 
-    from app.play import play_in_terminal
+    from app.terminal import play_in_terminal
 
     rules, cards = load_deal(game, seed, deal_text, variants)
     state = rules.initial_state(cards)

@@ -27,8 +27,8 @@ def project_modules() -> dict[str, Path]:
     return modules
 
 
-def imports_of(path: Path, modules: dict[str, Path]) -> set[str]:
-    """The project modules `path` imports, at the top or inside a function alike."""
+def imports_of(name: str, path: Path, modules: dict[str, Path]) -> set[str]:
+    """The project modules `path` (module `name`) imports, at the top or inside a function alike."""
     found = set()
     for node in ast.walk(ast.parse(path.read_text(), str(path))):
         if isinstance(node, ast.Import):
@@ -36,8 +36,11 @@ def imports_of(path: Path, modules: dict[str, Path]) -> set[str]:
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             for alias in node.names:  # `from games.kings_reign import rules` imports a module
                 submodule = f"{node.module}.{alias.name}"
-                found.add(submodule if submodule in modules else node.module)
-    return {name for name in found if name in modules}
+                if submodule in modules:
+                    found.add(submodule)
+                elif not name.startswith(node.module + "."):  # a module's own compiled extension is no arrow up
+                    found.add(node.module)
+    return {module for module in found if module in modules}
 
 
 def import_graph() -> nx.DiGraph:
@@ -45,7 +48,7 @@ def import_graph() -> nx.DiGraph:
     graph = nx.DiGraph()
     graph.add_nodes_from(modules)
     for name, path in modules.items():
-        graph.add_edges_from((name, target) for target in imports_of(path, modules) if target != name)
+        graph.add_edges_from((name, target) for target in imports_of(name, path, modules) if target != name)
     return graph
 
 
@@ -88,13 +91,19 @@ def test_game_c_sources_include_nothing_of_the_solver():
 def test_readme_layout_names_only_what_is_there_and_every_package():
     text = (ROOT / "README.md").read_text()
     block = text.split("## Layout", 1)[1].split("```", 2)[1]
-    named = set()
+    named, folder = set(), Path(".")
     for line in block.splitlines():
-        for word in re.findall(r"[\w./]+(?:/|\.py|\.c|\.h|\.md|\.toml)\b", line):
-            named.add(word)
-            assert (ROOT / word).exists(), f"README's layout names {word}, which is not in the tree"
+        words = [word.strip(",;()") for word in line.split()]
+        words = [word for word in words if word.endswith(("/", ".py", ".c", ".h", ".md", ".toml"))]
+        if words and not line.startswith(" "):  # a row names its place first; bare names live there
+            folder = Path(words[0]) if words[0].endswith("/") else Path(words[0]).parent
+        for word in words:
+            path = word if (ROOT / word).exists() else str(folder / word)
+            assert (ROOT / path).exists(), f"README's layout names {word}, which is not in the tree"
+            named.add(path)
     top = {path.name + "/" for path in ROOT.iterdir() if path.is_dir() and not path.name.startswith(".")
-           and path.name not in ("build", "usurper.egg-info") and any(path.rglob("*.py")) or path.name == "native"}
+           and path.name not in ("build", "usurper.egg-info")
+           and (any(path.rglob("*.py")) or any(path.rglob("*.c")))}
     top_named = {word.split("/")[0] + "/" for word in named if "/" in word}
     assert top - top_named == set()
     for package in ("adaman", "royal_assassin", "kings_reign", "devils_throne"):
