@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -219,10 +220,22 @@ _NOTICES: set[str] = set()
 
 
 def notice_once(text: str) -> None:
-    """A note for the user on stderr, once per process (e.g. the compiled engine is missing)."""
+    """A note for the user on stderr, once per process (e.g. the compiled engine is missing),
+    or once per run of several: see `noticed`."""
     if text not in _NOTICES:
         _NOTICES.add(text)
         print(text, file=sys.stderr)
+
+
+def noticed() -> frozenset[str]:
+    """The notes this process has printed.  Handed to worker processes (`mark_noticed`), so
+    that a note the parent printed is not printed again by every worker."""
+    return frozenset(_NOTICES)
+
+
+def mark_noticed(texts: Iterable[str]) -> None:
+    """Take `texts` as printed already: `notice_once` stays silent about them."""
+    _NOTICES.update(texts)
 
 
 def _compiled(game: Game, state: Any, mode: str, budget: Budget, settings: SearchSettings,

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+import time
 
 from solver.catalogue import Job, solve_seed
 
@@ -19,3 +20,9 @@ def raise_on_seed_3(job: Job, seed: int) -> dict:
     if seed == 3:
         raise RuntimeError("the test's seed 3 fails")
     return solve_seed(job, seed)
+
+
+def nap(seconds: float) -> float:
+    """A task that takes `seconds` and does nothing else."""
+    time.sleep(seconds)
+    return seconds

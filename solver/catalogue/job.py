@@ -9,6 +9,7 @@ from the caller's builder (Job.build), so the catalogue never reaches for a game
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import math
 import threading
@@ -188,6 +189,15 @@ def _game(job: Job) -> Game:
 @functools.lru_cache(maxsize=64)
 def _game_of_thread(build: Callable, name: str, variants: tuple[str, ...], thread: int) -> Game:
     return build(name, variants)
+
+
+def probe_engine(job: Job) -> None:
+    """A one-state search of seed 0 in this process, for what it tells the user on the way:
+    a note such as "the compiled engine is not built" is then printed here, once, rather than
+    by every worker process.  Any error is left for the seeds' own rows to report."""
+    with contextlib.suppress(Exception):  # only the note is wanted here
+        game = _game(job)
+        analyse(game, game.initial_state(game.deal_from_seed(0)), job.mode, Budget(max_states=1), job.engine)
 
 
 def _check_engine(game: Game, mode: str, engine: str) -> None:

@@ -10,6 +10,10 @@ few megabytes).  gzip cannot be appended to row by row, so a run writes its rows
 plain working file `NAME.gz.part` beside it and compresses that into NAME.gz, atomically,
 when every seed asked for is there; an interrupted run leaves the .part, which the next
 run resumes.  Readers read a .gz transparently.
+
+Only regular files are read or written: a device or a pipe named as a catalogue is refused
+before any work (reading /dev/zero never ends, /dev/null cannot be truncated, a FIFO blocks
+until someone writes), and a first line longer than HEADER_LIMIT is not a header.
 """
 
 from __future__ import annotations
@@ -18,9 +22,11 @@ import contextlib
 import errno
 import glob
 import gzip
+import io
 import json
 import math
 import os
+import stat
 import tempfile
 import zlib
 from collections.abc import Callable, Sequence
@@ -36,7 +42,7 @@ def read(path: str | os.PathLike) -> Catalogue:
     anything else that is not a catalogue raises UsurperError naming the file and line."""
     path = Path(path)
     try:
-        data = path.read_bytes()
+        data = _read_file(path)
     except OSError as exc:
         raise UsurperError(f"cannot read catalogue {path}: {_reason(exc)}") from None
     catalogue, _, _ = _parse(path, _unpacked(path, data))
@@ -48,11 +54,80 @@ def read_header(path: str | os.PathLike) -> dict:
     """The header of a catalogue file (its first line), without reading its rows."""
     path = Path(path)
     try:
-        with (gzip.open(path, "rb") if _is_packed(path) else path.open("rb")) as stream:
-            line = stream.readline()
-        return _parse(path, line if line.endswith(b"\n") else line + b"\n")[0].header
+        with open(_open_regular(path), "rb") as raw, \
+                (gzip.GzipFile(fileobj=raw) if _is_packed(path) else contextlib.nullcontext(raw)) as stream:
+            line = stream.readline(HEADER_LIMIT + 1)
     except (OSError, EOFError, zlib.error) as exc:
         raise UsurperError(f"cannot read catalogue {path}: {_reason(exc)}") from None
+    _check_header_length(path, line)
+    return _parse(path, line if line.endswith(b"\n") else line + b"\n")[0].header
+
+
+#: The longest first line read as a header: a real one is a few hundred bytes, and a file
+#: without a newline in its first megabyte is not a catalogue (and is not read further).
+HEADER_LIMIT = 1 << 20
+
+
+def _check_header_length(path: Path, head: bytes) -> None:
+    """Refuse a file whose first HEADER_LIMIT + 1 bytes (`head`, or all there is) hold no newline."""
+    if len(head) > HEADER_LIMIT and b"\n" not in head:
+        raise UsurperError(f"{path} is not a usurper catalogue (line 1 is longer than {HEADER_LIMIT:,} bytes)")
+
+
+def _open_regular(path: Path, flags: int = os.O_RDONLY) -> int:
+    """A descriptor on `path`, which must be a regular file.  A device or a pipe is refused:
+    it may never end (/dev/zero), refuse truncation (/dev/null), or block (a FIFO, which
+    O_NONBLOCK keeps from blocking this open).  Checked on the open descriptor, so that
+    nothing swapped in after a check gets through."""
+    fd = os.open(path, flags | getattr(os, "O_NONBLOCK", 0), 0o644)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise _not_regular(path)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def _not_regular(path: Path) -> UsurperError:
+    return UsurperError(f"{path} is not a regular file; a catalogue is kept in one")
+
+
+def _refuse_irregular(path: Path) -> None:
+    """Refuse `path` if something other than a regular file is there (nothing there is fine)."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return  # nothing there, or unreachable: making or opening it says why
+    if not stat.S_ISREG(mode):
+        raise _not_regular(path)
+
+
+def _read_file(path: Path) -> bytes:
+    """The bytes of the regular file at `path`; OSError for the caller to word."""
+    fd = _open_regular(path)
+    try:
+        return _read_from(path, fd)
+    finally:
+        os.close(fd)
+
+
+def _read_from(path: Path, fd: int) -> bytes:
+    """Everything in `fd` from its start, refusing a plain file's over-long first line as soon
+    as it is seen, before the rest is read."""
+    os.lseek(fd, 0, os.SEEK_SET)
+    chunks: list[bytes] = []
+    size = 0
+    checked = False
+    while chunk := os.read(fd, 1 << 20):
+        chunks.append(chunk)
+        size += len(chunk)
+        if not checked and size > HEADER_LIMIT:
+            head = b"".join(chunks)
+            if not head.startswith(GZIP_MAGIC):  # compressed: _unpacked checks its first line
+                _check_header_length(path, head[: HEADER_LIMIT + 1])
+            chunks, checked = [head], True
+    return b"".join(chunks)
 
 
 def _is_packed(path: Path) -> bool:
@@ -70,7 +145,10 @@ def _unpacked(path: Path, data: bytes) -> bytes:
     if not data.startswith(GZIP_MAGIC):
         return data
     try:
-        return gzip.decompress(data)
+        with gzip.GzipFile(fileobj=io.BytesIO(data)) as stream:
+            head = stream.read(HEADER_LIMIT + 1)  # a gzip bomb of one endless line stops here
+            _check_header_length(path, head)
+            return head + stream.read()
     except (OSError, EOFError, zlib.error):
         raise UsurperError(f"{path} is not a usurper catalogue (a damaged gzip file)") from None
 
@@ -143,7 +221,7 @@ class _Writer:
             return cls._over_finished(packed, path, job)
         try:
             _make_parent(path)
-            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
+            fd = _open_regular(path, os.O_RDWR | os.O_CREAT | os.O_APPEND)
         except OSError as exc:
             raise UsurperError(f"cannot write {path}: {_reason(exc)}") from None
         try:
@@ -151,7 +229,7 @@ class _Writer:
             for name in {path.name, (packed or path).name}:  # a rewrite cut short by a kill
                 for stale in path.parent.glob(f".{glob.escape(name)}.*.tmp"):
                     stale.unlink(missing_ok=True)
-            data = _read_all(fd)
+            data = _read_from(path, fd)
             if _is_new(data):
                 os.ftruncate(fd, 0)
                 header_line = (json.dumps(job.header()) + "\n").encode()
@@ -164,8 +242,10 @@ class _Writer:
                 os.ftruncate(fd, kept)
                 os.fsync(fd)
             return cls(path, fd, catalogue, data[: data.index(b"\n") + 1], order, packed)
-        except BaseException:
+        except BaseException as exc:
             os.close(fd)
+            if isinstance(exc, OSError):  # a full disk or a failing one, as the header is written
+                raise UsurperError(f"cannot write {path}: {_reason(exc)}") from None
             raise
 
     @classmethod
@@ -173,7 +253,7 @@ class _Writer:
         """A finished .gz, its rows read without writing anything: the .part is made only
         when a row is added, so a run with nothing left to do leaves the files alone."""
         try:
-            data = _unpacked(packed, packed.read_bytes())
+            data = _unpacked(packed, _read_file(packed))
         except OSError as exc:
             raise UsurperError(f"cannot read catalogue {packed}: {_reason(exc)}") from None
         catalogue, kept, order = _parse(packed, data)
@@ -191,10 +271,27 @@ class _Writer:
             return False
         if self.fd is None:
             self.fd = _start_working_file(self.path, self.unpacked)
-        _write_line(self.fd, (json.dumps(row) + "\n").encode())
+        size = None
+        try:
+            size = os.fstat(self.fd).st_size
+            _write_line(self.fd, (json.dumps(row) + "\n").encode())
+        except OSError as exc:  # a full disk (ENOSPC), a quota, an I/O error
+            self._take_back(size)
+            safe = len(self.rows)
+            raise UsurperError(f"cannot write {self.path}: {_reason(exc)}; the {safe:,} row{'' if safe == 1 else 's'} "
+                               "already in it are safe, re-run the same command to resume") from None
         self.rows[seed] = row
         self.order.append(seed)
         return True
+
+    def _take_back(self, size: int | None) -> None:
+        """Cut off what a failed write left (a part of a line, or a whole line not known to be
+        on disk), so that the file holds exactly the rows reported safe.  Best effort: a line
+        cut short is dropped by the next run anyway, and a whole one is kept once."""
+        if size is not None:
+            with contextlib.suppress(OSError):
+                os.ftruncate(self.fd, size)
+                os.fsync(self.fd)
 
     def finish(self) -> None:
         """Every seed asked for is there: leave the rows in seed order (diff-friendly) by an
@@ -234,16 +331,27 @@ def _start_working_file(path: Path, data: bytes) -> int:
     finally:
         os.close(fd)
         os.unlink(temporary)
-    fd = os.open(path, os.O_RDWR | os.O_APPEND)
-    _lock(fd, path)
+    try:
+        fd = _open_regular(path, os.O_RDWR | os.O_APPEND)
+    except OSError as exc:
+        raise UsurperError(f"cannot write {path}: {_reason(exc)}") from None
+    try:
+        _lock(fd, path)
+    except BaseException:
+        os.close(fd)
+        raise
     return fd
 
 
 def _check_existing(path: Path, job: Job) -> None:
+    """Refuse, before any work, an output that is not a regular file (nor is its .part) or
+    that is a catalogue asking another question."""
+    for candidate in {path, _working_file(path)}:
+        _refuse_irregular(candidate)
     if _is_packed(path) and _working_file(path).exists():
         path = _working_file(path)
     try:
-        data = _unpacked(path, path.read_bytes())
+        data = _unpacked(path, _read_file(path))
     except (FileNotFoundError, NotADirectoryError):
         return  # nothing there yet (a parent that is a file is refused when the file is made)
     except OSError as exc:
@@ -361,14 +469,6 @@ def _write_line(fd: int, line: bytes) -> None:
         written = os.write(fd, view)
         view = view[written:]
     os.fsync(fd)
-
-
-def _read_all(fd: int) -> bytes:
-    os.lseek(fd, 0, os.SEEK_SET)
-    chunks = []
-    while chunk := os.read(fd, 1 << 20):
-        chunks.append(chunk)
-    return b"".join(chunks)
 
 
 def _write_atomically(path: Path, write: Callable[[Any], Any]) -> Path:

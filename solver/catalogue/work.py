@@ -18,15 +18,23 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from games.base import UsurperError
-from solver.catalogue.job import Job, error_row, solve_seed
+from solver import search
+from solver.catalogue.job import Job, error_row, probe_engine, solve_seed
 from solver.catalogue.store import _check_existing, _Writer
 from solver.seeds import SeedRanges
 
 #: Seeds in flight per worker: enough to keep every worker busy, few enough that an
 #: interrupted run loses little and a range of 100,000 seeds is never submitted at once.
+WINDOW_PER_WORKER = 4
+
+
 #: Seconds between looks at a deferred Ctrl-C while the pool's seeds run.
 CTRL_C_POLL = 0.1
-WINDOW_PER_WORKER = 4
+
+
+#: Seconds to wait for a stopped pool's manager thread: it ends as soon as it sees its
+#: workers gone; the bound only keeps a wedged pool from hanging the run's end.
+STOP_TIMEOUT = 10.0
 
 
 #: Seconds to wait for a Dask scheduler before giving up with one line.
@@ -85,15 +93,18 @@ def run(path: str | os.PathLike, job: Job, seeds: Iterable[int], workers: int | 
             already = sum(seed in seeds for seed in book.rows)
             count = len(seeds) - already
             todo = (seed for seed in seeds if seed not in book.rows)
-            on_start(count, book.rows.values())
-            if client is not None:
-                rows = _rows_from_dask(client, job, todo, solve_one)
-            elif workers == 1 or count <= 1:
-                rows = _rows_in_process(job, todo, solve_one)
-            else:
-                rows = _rows_from_pool(job, todo, min(workers, count), solve_one)
             added = 0
-            try:
+            try:  # from here on a Ctrl-C, however early, ends with the rows written so far
+                pooled = client is None and workers > 1 and count > 1
+                if pooled:  # a note every worker would print (no compiled engine) is printed here, once
+                    probe_engine(job)
+                on_start(count, book.rows.values())
+                if client is not None:
+                    rows = _rows_from_dask(client, job, todo, solve_one)
+                elif not pooled:
+                    rows = _rows_in_process(job, todo, solve_one)
+                else:
+                    rows = _rows_from_pool(job, todo, min(workers, count), solve_one)
                 with contextlib.closing(rows):
                     for row in rows:
                         if book.append(row):
@@ -124,45 +135,50 @@ def _rows_from_pool(job: Job, seeds: Iterable[int], workers: int, solve_one: Cal
     flight.  A worker that dies (killed, out of memory, a crash in compiled code) breaks
     the pool: the seeds that were in flight are then retried one by one, each in a pool of
     its own, so that only the seed that kills its worker becomes an ERROR row."""
-    context = _mp_context()
-    queue = iter(seeds)
-    window = workers * WINDOW_PER_WORKER
-    pool = _new_pool(workers, context)
-    pending: dict = {}
-    ctrl_c = _DeferredCtrlC()
+    ctrl_c = _DeferredCtrlC()  # first: a Ctrl-C while workers start is acted on like any other
     try:
-        while True:
-            while len(pending) < window and (seed := next(queue, None)) is not None:
-                pending[pool.submit(solve_one, job, seed)] = seed
-            if not pending:
-                return
-            done, _ = wait(pending, timeout=CTRL_C_POLL, return_when=FIRST_COMPLETED)
-            ctrl_c.raise_if_pressed()
-            suspects = []
-            for future in done:
-                seed = pending.pop(future)
-                problem = future.exception()
-                if isinstance(problem, BrokenProcessPool):
-                    suspects.append(seed)
-                elif problem is None:
-                    yield future.result()
-                elif isinstance(problem, Exception):
-                    yield error_row(job, seed, problem)
-                else:
-                    raise problem
-            if suspects:
-                suspects += pending.values()
-                pending.clear()
+        context = _mp_context()
+        _start_fork_server(context)
+        notes = search.noticed()  # printed here already (see probe_engine): the workers keep quiet
+        ctrl_c.raise_if_pressed()
+        queue = iter(seeds)
+        window = workers * WINDOW_PER_WORKER
+        pool = _new_pool(workers, context, notes)
+        pending: dict = {}
+        try:
+            while True:
+                while len(pending) < window and (seed := next(queue, None)) is not None:
+                    pending[pool.submit(solve_one, job, seed)] = seed
+                if not pending:
+                    return
+                done, _ = wait(pending, timeout=CTRL_C_POLL, return_when=FIRST_COMPLETED)
+                ctrl_c.raise_if_pressed()
+                suspects = []
+                for future in done:
+                    seed = pending.pop(future)
+                    problem = future.exception()
+                    if isinstance(problem, BrokenProcessPool):
+                        suspects.append(seed)
+                    elif problem is None:
+                        yield future.result()
+                    elif isinstance(problem, Exception):
+                        yield error_row(job, seed, problem)
+                    else:
+                        raise problem
+                if suspects:
+                    suspects += pending.values()
+                    pending.clear()
+                    _stop_pool(pool)
+                    for seed in suspects:
+                        yield _solve_alone(job, seed, solve_one, context, notes, ctrl_c)
+                    pool = _new_pool(workers, context, notes)
+        finally:  # before the handler is restored: a second Ctrl-C cannot cut this short
+            if pending:
                 _stop_pool(pool)
-                for seed in suspects:
-                    yield _solve_alone(job, seed, solve_one, context)
-                pool = _new_pool(workers, context)
+            else:
+                pool.shutdown(wait=True)
     finally:
         ctrl_c.restore()
-        if pending:
-            _stop_pool(pool)
-        else:
-            pool.shutdown(wait=True)
 
 
 class _DeferredCtrlC:
@@ -174,7 +190,8 @@ class _DeferredCtrlC:
     def __init__(self) -> None:
         self.pressed = False
         self.previous = None
-        if threading.current_thread() is threading.main_thread():
+        # SIG_IGN: started in the background by a shell, where Ctrl-C is not this run's
+        if threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGINT) != signal.SIG_IGN:
             self.previous = signal.signal(signal.SIGINT, self._press)
 
     def _press(self, signum, frame) -> None:
@@ -190,19 +207,20 @@ class _DeferredCtrlC:
             self.previous = None
 
 
-def _solve_alone(job: Job, seed: int, solve_one: Callable, context) -> dict:
+def _solve_alone(job: Job, seed: int, solve_one: Callable, context, notes: frozenset[str],
+                 ctrl_c: _DeferredCtrlC) -> dict:
     """A seed in a pool of its own, after a worker died: if this worker dies too, the seed
     is what kills it (ERROR row); if no worker can even start, the run stops."""
-    pool = _new_pool(1, context)
+    pool = _new_pool(1, context, notes)
     try:
         try:
-            pool.submit(_alive).result()
+            _result(pool.submit(_alive), ctrl_c)
         except BrokenProcessPool:
             raise UsurperError("worker processes die as they start; the rows written are kept "
                                "(--workers 1 solves in this process)") from None
         started = time.perf_counter()
         try:
-            return pool.submit(solve_one, job, seed).result()
+            return _result(pool.submit(solve_one, job, seed), ctrl_c)
         except BrokenProcessPool:
             return error_row(job, seed, "the worker process died solving this seed (killed, out of memory, or a "
                                         "crash in compiled code)", started)
@@ -210,6 +228,13 @@ def _solve_alone(job: Job, seed: int, solve_one: Callable, context) -> dict:
             return error_row(job, seed, exc, started)
     finally:
         _stop_pool(pool)
+
+
+def _result(future, ctrl_c: _DeferredCtrlC):
+    """The future's result, looking at a deferred Ctrl-C while it runs."""
+    while not wait([future], timeout=CTRL_C_POLL).done:
+        ctrl_c.raise_if_pressed()
+    return future.result()
 
 
 def _alive() -> bool:
@@ -222,31 +247,65 @@ def _mp_context():
     return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
 
 
-def _new_pool(workers: int, context) -> ProcessPoolExecutor:
-    return ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_worker_ignores_ctrl_c)
+def _new_pool(workers: int, context, notes: frozenset[str] = frozenset()) -> ProcessPoolExecutor:
+    return ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_start_worker,
+                               initargs=(notes,))
 
 
-def _worker_ignores_ctrl_c() -> None:
+def _start_worker(notes: frozenset[str]) -> None:
     """Ctrl-C reaches the whole process group; only the parent acts on it (and then stops
-    the workers), so that no worker prints a traceback or returns a half-made row."""
+    the workers), so that no worker prints a traceback or returns a half-made row.  A worker
+    is born with SIGINT blocked (`_start_fork_server`); ignored now, it is unblocked, which
+    also drops a Ctrl-C that came meanwhile.  `notes`: those the parent printed already."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    search.mark_noticed(notes)
+
+
+def _start_fork_server(context) -> None:
+    """Start the fork server (which forks every worker) with SIGINT blocked, so that it and
+    every worker are born deaf to Ctrl-C: one during their start-up would otherwise kill the
+    fork server with a traceback (and the run with it), or a worker before `_start_worker`
+    runs.  Blocked, not ignored: this process's Ctrl-C stays pending and reaches the
+    deferred handler as the mask is restored, where SIG_IGN would lose it.  A fork server
+    already running (started before, by other code) is used as it is."""
+    if context.get_start_method() != "forkserver" or not hasattr(signal, "pthread_sigmask"):
+        return
+    from multiprocessing import forkserver, resource_tracker
+
+    # First, on its own: starting it blocks then unblocks SIGINT, which would undo the mask.
+    resource_tracker.ensure_running()
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        forkserver.ensure_running()
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 def _stop_pool(pool: ProcessPoolExecutor) -> None:
-    """Stop a pool now: pending seeds cancelled, running workers terminated."""
+    """Stop a pool now: pending seeds cancelled, running workers terminated, and the pool's
+    manager thread finished.  Left running, that thread closes the pool's wake-up pipe while
+    the interpreter's exit hook may be writing to it (no lock guards that before Python
+    3.12): an exit right after an interrupt then printed `OSError: [Errno 9] Bad file
+    descriptor`."""
+    manager = getattr(pool, "_executor_manager_thread", None)  # no public handle on it
     terminate = getattr(pool, "terminate_workers", None)  # Python 3.14+
     if terminate is not None:
         with contextlib.suppress(Exception):
             terminate()
-        return
-    processes = list((getattr(pool, "_processes", None) or {}).values())  # no public way before 3.14
-    pool.shutdown(wait=False, cancel_futures=True)
-    for process in processes:
-        with contextlib.suppress(Exception):
-            process.terminate()
-    for process in processes:
-        with contextlib.suppress(Exception):
-            process.join(timeout=5)
+    else:
+        processes = list((getattr(pool, "_processes", None) or {}).values())  # no public way before 3.14
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            with contextlib.suppress(Exception):
+                process.terminate()
+        for process in processes:
+            with contextlib.suppress(Exception):
+                process.join(timeout=5)
+    if manager is not None:
+        manager.join(timeout=STOP_TIMEOUT)
+
 
 
 def _connect(address: str):
