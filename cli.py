@@ -343,8 +343,9 @@ def catalogue():
 @click.option("--workers", type=click.IntRange(min=1), help="Local processes [default: every core; 1: no pool].")
 @click.option("--scheduler", metavar="ADDRESS",
               help="Send the work to a running Dask scheduler instead (e.g. tcp://HOST:8786).")
+@click.option("--json", "as_json", is_flag=True, help="Print what the run did as JSON (rows stay in --out).")
 def catalogue_run(game, seeds, out, variants, mode, engine, time_limit, max_states, max_memory, verdict_limit,
-                  workers, scheduler):
+                  workers, scheduler, as_json):
     """Solve every seed of --seeds, one row per seed in --out; re-running resumes."""
     import shlex
 
@@ -378,6 +379,11 @@ def catalogue_run(game, seeds, out, variants, mode, engine, time_limit, max_stat
     finally:
         if "bar" in progress:
             progress["bar"].close()
+    if as_json:
+        click.echo(as_json_text({"out": str(out), "game": job.game, "variants": list(job.variants),
+                                 "seeds": len(seed_range), "solved_now": report.added, "already": report.already,
+                                 "outcomes": {name: report.outcomes[name] for name in catalogues.OUTCOMES}}))
+        return
     outcomes = ", ".join(f"{report.outcomes[name]:,} {name}" for name in catalogues.OUTCOMES)
     click.echo(f"{out}: {count(len(seed_range), 'seed')} of {job.title}: {report.added:,} solved now, "
                f"{report.already:,} already there; {outcomes}")

@@ -81,6 +81,14 @@ def test_deal_show_and_bench_print_json():
     assert {row["policy"] for row in played["rows"]} == {"greedy"} and len(played["rows"]) == 2
 
 
+def test_catalogue_run_prints_json(tmp_path):
+    out = tmp_path / "a.jsonl"
+    done = usurper("catalogue", "adaman", "--seeds", "0-2", "--out", str(out), "--mode", "winnable",
+                   "--time-limit", "5", "--workers", "1", "--json")
+    report = json.loads(done.stdout)
+    assert report["seeds"] == 3 and report["solved_now"] == 3 and sum(report["outcomes"].values()) == 3
+
+
 def test_an_undecided_interval_prints_null_not_infinity():
     done = usurper("solve", "devils-throne", "--seed", "1", "--players", "3", "--question", "q2",
                    "--max-states", "1", "--json")
