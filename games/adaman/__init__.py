@@ -1,7 +1,8 @@
-"""Adaman: the rules (rules.py), the search knowledge built on them (bounds.py), and the
-compiled search (_core.c)."""
+"""Adaman: the game object (game.py) over the rules (rules.py), the search knowledge
+(bounds.py), the texts (notation.py), what a player sees (visible.py) and the compiled
+search (_core.c)."""
 
-from games.adaman.bounds import Adaman
-from games.adaman.rules import AdamanRules, AdamanState
+from games.adaman.game import Adaman
+from games.adaman.rules import AdamanState
 
-__all__ = ["Adaman", "AdamanRules", "AdamanState"]
+__all__ = ["Adaman", "AdamanState"]

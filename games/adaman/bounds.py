@@ -1,9 +1,10 @@
 """Adaman's search knowledge: facts about positions the solver may use (a sound upper bound
-on the score, dead-end tests, dominated moves, a move order), and the compiled search.
+on the score, dead-end tests, dominated moves, a move order, the win as a covering problem).
 
-Every hook here is a statement about a position alone, proved in its docstring; none
-depends on how a search reached the position.  games/adaman/_core.c computes the same
-bounds in C from the tables `_compiled_tables` hands it.
+Every hook here is a statement about a position alone, proved in its docstring from the
+rulings it rests on; none depends on how a search reached the position.
+games/adaman/_core.c computes the same bounds in C from the tables that
+games/adaman/game.py's `_compiled_tables` hands it.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from games.adaman.rules import (
     bits,
     rank_sum,
 )
-from games.base import CompiledLimits, CompiledMissing, CompiledRun, CoverProblem, EngineError, Game
+from games.base import CoverProblem
 from games.decks import DECKTET, SUITS
 
 NO_PAYMENT = 1 << 20  # _fewest_cards of a personality nothing can pay
@@ -39,11 +40,6 @@ SUMS_MASK = (1 << 64) - 1  # _least_overpay's sums in one word: a minimal paymen
 COVER_GAP = 4
 NEVER = -1
 COVER_NODE_LIMIT = 100
-#: A 16-byte slot, counted at its worst: the compiled search keeps two tables (the
-#: transposition table and the quick-win rounds' `tried`), each at most 70 % full and just
-#: doubled (0.35 of its slots used), and the one doubling holds its old slots too:
-#: 2.5 / 0.35 = 7.1 slots per entry, so --max-memory bounds the peak memory.
-COMPILED_ENTRY_BYTES = 8 * 16
 
 
 def _least_overpay(need: int, pool: int) -> int | None:
@@ -104,15 +100,10 @@ CHUNK_RANKS = _chunk_tables()
 SUIT_BITS = tuple(sum(1 << SUITS.index(suit) for suit in card.suits) for card in DECKTET)
 
 
-class Adaman(AdamanRules):
-    """Adaman with the search knowledge the solver may use."""
-
-    def __init__(self, excuse: bool = False, pawns_courts: str | frozenset = "none"):
-        super().__init__(excuse, pawns_courts)
-        self.cover_gap = NEVER if pawns_courts == "all" else COVER_GAP
-        self.cover_node_limit = COVER_NODE_LIMIT
-        self._prepare_bounds()
-        self._tables_for_c = None  # built on the first compiled_solve
+class AdamanBounds(AdamanRules):
+    """The solver's optional hooks of games/base.py over Adaman's rules, with the tables they
+    read (`_prepare_bounds`, once per variant): the methods games/adaman/game.py's `Adaman`
+    takes in."""
 
     # ----- optional solver hooks --------------------------------------------------------
     def order_moves(self, state: AdamanState, moves: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -290,7 +281,7 @@ class Adaman(AdamanRules):
         Excuse may still move cards between the rows (the relaxation then counts the
         Capital's cards as owned too)."""
         deal = state.deal
-        if state.dealt == len(deal.cards) or Adaman._excuse_may_act(state):
+        if state.dealt == len(deal.cards) or AdamanBounds._excuse_may_act(state):
             return None
         card = deal.cards[state.dealt]
         return None if PERSONALITY_BITS >> card & 1 else card
@@ -459,9 +450,12 @@ class Adaman(AdamanRules):
         return bool((state.deal.undealt_mask[state.dealt] | state.capital | state.resources) & EXCUSE_BIT)
 
     def _prepare_bounds(self) -> None:
-        """Suit groups T for the Hall conditions: the personalities whose suits lie inside T
-        need no more than the cards touching T can pay.  Only T that are unions of such
-        personalities' suits matter (a larger T adds supply, not demand)."""
+        """The tables of this variant's bounds.  Suit groups T for the Hall conditions: the
+        personalities whose suits lie inside T need no more than the cards touching T can
+        pay.  Only T that are unions of such personalities' suits matter (a larger T adds
+        supply, not demand).  And where the cover test is asked (`may_exceed`)."""
+        self.cover_gap = NEVER if self.pawns_courts == "all" else COVER_GAP
+        self.cover_node_limit = COVER_NODE_LIMIT
         in_use = sum(1 << card.index for card in self.cards)
         personalities = [c.index for c in self.cards if c.personality]
         groups = []
@@ -545,7 +539,7 @@ class Adaman(AdamanRules):
     def _least_overpays(people: int, available: int) -> int:
         """What paying each of `people` from `available` must overpay at least, in all
         (`_each_least_overpay`); NO_PAYMENT when one of them cannot be paid."""
-        overpays = Adaman._each_least_overpay(people, available)
+        overpays = AdamanBounds._each_least_overpay(people, available)
         return NO_PAYMENT if overpays is None else sum(overpays.values())
 
     def _best_cards(self, cards: int, count: int = ROW_SIZE - 1) -> int:
@@ -585,41 +579,3 @@ class Adaman(AdamanRules):
                 if paid >= RANK[person]:
                     return count
         return NO_PAYMENT
-
-    # ----- compiled engine (engine "compiled": games/adaman/_core.c) --------------------
-    compiled_entry_bytes = COMPILED_ENTRY_BYTES
-
-    def compiled_solve(self, state: AdamanState, mode: str, limits: CompiledLimits) -> CompiledRun:
-        """The "pruned" search of solver/search.py run in C, on the tables of this instance
-        (`_compiled_tables`), or with `limits.plain` its "plain" search (the baseline: every
-        legal move, no bound; it stops trying siblings only at max_score).  The Excuse
-        variant (a second kind of decision) is not covered: EngineError."""
-        if self.excuse:
-            raise EngineError("the compiled Adaman engine does not cover the excuse variant; "
-                              f"use --engine {'plain' if limits.plain else 'pruned'}")
-        try:
-            from games.adaman import _core
-        except ImportError:
-            raise CompiledMissing("the compiled Adaman engine is not built; install a C compiler "
-                                  "and the Python headers, then reinstall usurper") from None
-        return CompiledRun(*_core.solve(
-            state.deal.cards, state.dealt, state.capital, state.resources, state.palace, state.status,
-            self._compiled_tables(), mode, limits.time_limit, limits.max_states, limits.max_table,
-            limits.schedule, self.max_score if limits.plain else -1,
-        ))
-
-    def _compiled_tables(self) -> tuple:
-        """Everything the C search knows about the cards, from this instance: ranks,
-        personalities, suit sharing, the Hall suit groups, the keepable order, totals."""
-        if self._tables_for_c is None:
-            group_masks = tuple(
-                sum(1 << g for g in groups) for groups in self._touching_groups
-            )
-            # search_moves: with the deck empty only minimal payments (when this class
-            # prunes the others; the Game default keeps every legal move)
-            minimal = type(self).search_moves is not Game.search_moves
-            self._tables_for_c = (
-                RANK, PERSONALITY_BITS, SHARES, self._hall_groups, group_masks, self._by_rank,
-                self.personality_total, self.lowest_win_score, minimal, self.cover_gap, self.cover_node_limit,
-            )
-        return self._tables_for_c

@@ -1,29 +1,25 @@
 """Adaman, P.D. Magnus's Decktet solitaire: the rules exactly as docs/rules/adaman.md fixes them.
 
 Rows are bitmasks over card indices (ID − 1), so a position is a handful of ints and rows
-are sets by construction (ruling R15).  The forced procedures (DEAL §3, the win check §5.2,
-the Excuse step §9.1) run inside `apply`, so every state the solver sees is a decision
-point or a finished game.  The search knowledge (bounds, move order, the compiled engine)
-is in games/adaman/bounds.py, built on this class.
+are sets by construction (R15).  The forced procedures (DEAL §3, the win check §5.2, the
+Excuse step §9.1) run inside `apply`, so every state the solver sees is a decision point or
+a finished game.  The two variant switches of §9 (the Excuse, E1–E6; the Pawns and Courts,
+P1–P3) fix the deck, and with it the score's bounds.
 
-Choices made where the spec is silent (a player at the table would expect the same):
-- An Excuse choice is written `Excuse: <card>`; when no card is eligible the step is
-  forced and never shown as a move (E4).
-- Score of a finished game is reported with the outcome; a LOSS scores the controlled
-  personalities, read off the position (controlled = dealt personalities no longer in the
-  Capital or the Palace, §2).
+A move is (target, payment mask), or (card, 0) at an Excuse choice (E2, E3); when no card is
+eligible the Excuse step is forced and never offered as a move (E4).  A finished game's
+score comes with its outcome; a loss scores the controlled personalities, read off the
+position (controlled = dealt personalities no longer in the Capital or the Palace, §2).
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from functools import cache
-from types import ModuleType
 from typing import NamedTuple
 
-from games.base import LOST, WON, DealError, Game, MoveError, Outcome, Termination, VariantError
-from games.decks import BASIC_DECK, DECKTET, EXCUSE, PAWNS_AND_COURTS, decktet_lookup, parse_card_list, shuffled
+from games.base import LOST, WON, Outcome, Termination, VariantError
+from games.decks import BASIC_DECK, DECKTET, EXCUSE, PAWNS_AND_COURTS
 
 PLAYING, FINISHED_WON, FINISHED_UTTER = 0, 1, 2
 PALACE_LIMIT = 5  # a sixth personality in the Palace loses utterly (R9); unchanged by variants
@@ -36,8 +32,8 @@ EXCUSE_BIT = 1 << EXCUSE.index
 SHARES = tuple(
     sum(1 << other.index for other in DECKTET if set(other.suits) & set(card.suits)) for card in DECKTET
 )
+#: The Pawns and Courts personalities a variant may add (P1), by lower-case name.
 EXTRA_PERSONALITIES = {card.name.lower(): card for card in PAWNS_AND_COURTS if card.personality}
-LOOKUP = decktet_lookup()
 
 
 @cache
@@ -60,13 +56,20 @@ def bits(mask: int) -> Iterator[int]:
         mask ^= low
 
 
-
 class DealTables(NamedTuple):
     """The deck of one deal with what the engine derives from it once."""
 
     cards: tuple[int, ...]          # card indices, top first
     dealt_mask: tuple[int, ...]     # dealt_mask[d]: the first d cards as a mask
     undealt_mask: tuple[int, ...]   # undealt_mask[d]: cards[d:] as a mask
+
+
+def deal_tables(cards: tuple[int, ...]) -> DealTables:
+    """The tables of a deck given as card indices, top first."""
+    dealt_mask = [0]
+    for index in cards:
+        dealt_mask.append(dealt_mask[-1] | (1 << index))
+    return DealTables(cards, tuple(dealt_mask), tuple(dealt_mask[-1] & ~done for done in dealt_mask))
 
 
 class AdamanState(NamedTuple):
@@ -78,10 +81,10 @@ class AdamanState(NamedTuple):
     status: int      # PLAYING, FINISHED_WON or FINISHED_UTTER
 
 
-class AdamanRules(Game):
-    """Adaman with its two variant switches (§9): `excuse` and `pawns_courts`."""
-
-    name = "adaman"
+class AdamanRules:
+    """The rules of Adaman with its two variant switches (§9), `excuse` and `pawns_courts`:
+    the methods games/adaman/game.py's `Adaman` takes in (below the search knowledge of
+    bounds.py), so that the solver's calls reach them directly."""
 
     def __init__(self, excuse: bool = False, pawns_courts: str | frozenset = "none"):
         self.excuse = excuse
@@ -101,88 +104,12 @@ class AdamanRules(Game):
         non_personality_ranks = sorted((c.rank for c in self.cards if not c.personality), reverse=True)
         # A win leaves at most ROW_SIZE - 1 resources unspent: the winning move paid one.
         self.max_score = self.personality_total + sum(non_personality_ranks[: ROW_SIZE - 1])
-        self.variant = self._variant_text()
 
-    # ----- variants -------------------------------------------------------------------
-    @classmethod
-    def from_variants(cls, variants: list[str]) -> AdamanRules:
-        """Build the game from `--variant` words: `excuse`, `pawns_courts=all|none|personalities:A+B`."""
-        excuse, pawns_courts = False, "none"
-        given: set[str] = set()
-        for word in variants:
-            name, _, value = word.strip().lower().partition("=")
-            if name.strip() in given:  # `excuse,excuse` or two pawns_courts: which was meant?
-                raise VariantError(f"adaman variant {name.strip()!r} given more than once")
-            given.add(name.strip())
-            if name == "excuse" and not value:
-                excuse = True
-            elif name == "pawns_courts" and value in ("all", "none"):
-                pawns_courts = value
-            elif name == "pawns_courts" and value.startswith("personalities:"):
-                chosen = set()
-                for person in value.partition(":")[2].split("+"):
-                    card = EXTRA_PERSONALITIES.get(person.strip().replace("_", " "))
-                    if card is None:
-                        raise VariantError(
-                            f"pawns_courts personality {person!r} is not one of Watchman, Light Keeper, Consul"
-                        )
-                    chosen.add(card)
-                pawns_courts = frozenset(chosen)
-            else:
-                raise VariantError(
-                    f"unknown adaman variant {word!r} (known: excuse, pawns_courts=all|none|personalities:X+Y)"
-                )
-        return cls(excuse=excuse, pawns_courts=pawns_courts)
-
-    def _variant_text(self) -> str:
-        words = []
-        if self.excuse:
-            words.append("excuse")
-        if self.pawns_courts == "all":
-            words.append("pawns_courts=all")
-        elif isinstance(self.pawns_courts, frozenset):
-            names = "+".join(card.name for card in sorted(self.pawns_courts, key=lambda c: c.id))
-            words.append(f"pawns_courts=personalities:{names}")
-        return ",".join(words) or "standard"
-
-    # ----- what a player sees (fair hints, play) ----------------------------------------
-    def visible_positions(self) -> ModuleType:
-        """The visible-position model: games.adaman.visible (imported when asked for)."""
-        from games.adaman import visible
-
-        return visible
-
-    def greedy_move(self, state: AdamanState) -> tuple[int, int]:
-        """The greedy rule documented in docs/play.md (games.adaman.visible.greedy_move)."""
-        return self.visible_positions().greedy_move(self, state)
-
-    # ----- deals ----------------------------------------------------------------------
-    def deal_from_seed(self, seed: int) -> tuple:
-        return shuffled(self.cards, seed)
-
-    def parse_deal(self, text: str) -> tuple:
-        """Cards separated by commas, semicolons or new lines; never by spaces alone, which
-        card names hold ('Ace of Moons', 'Chance Meeting')."""
-        listed = re.sub(r"[;\r\n]", ",", text)
-        if "," not in listed and len(listed.split()) > 1 and listed.strip().lower() not in LOOKUP:
-            raise DealError("separate cards with commas (or semicolons or new lines): card names such as "
-                            "'Ace of Moons' hold spaces")
-        return parse_card_list(listed, LOOKUP, self.cards)
-
-    def format_deal(self, deal: tuple) -> str:
-        return ", ".join(card.name for card in deal)
-
-    def initial_state(self, deal: tuple) -> AdamanState:
+    def set_up(self, tables: DealTables) -> AdamanState:
         """Set-up (§4) is one DEAL on empty rows; it may already end in an utter loss."""
-        self.check_deal(deal)
-        cards = tuple(card.index for card in deal)
-        dealt_mask = [0]
-        for index in cards:
-            dealt_mask.append(dealt_mask[-1] | (1 << index))
-        tables = DealTables(cards, tuple(dealt_mask), tuple(dealt_mask[-1] & ~done for done in dealt_mask))
         return self._deal(tables, 0, 0, 0, 0)
 
-    # ----- the rules ------------------------------------------------------------------
+    # ----- the decisions ----------------------------------------------------------------
     def legal_moves(self, state: AdamanState) -> list[tuple[int, int]]:
         """Every (target, payment) of §5.1, or at an Excuse choice every (card, 0) of §9.1."""
         if state.status != PLAYING:
@@ -243,42 +170,7 @@ class AdamanRules(Game):
             state.status << 141
         )
 
-    # ----- notation -------------------------------------------------------------------
-    def format_move(self, state: AdamanState, move: tuple[int, int]) -> str:
-        target, payment = move
-        if not payment:
-            return f"Excuse: {DECKTET[target].name}"
-        return f"{DECKTET[target].name} <- " + " + ".join(DECKTET[i].name for i in bits(payment))
-
-    def parse_move(self, state: AdamanState, text: str) -> tuple[int, int]:
-        """Read `Target <- Card + Card` (names or codes, any case) or `Excuse: Card`."""
-        legal = self.legal_moves(state)
-        if not legal:
-            raise MoveError("the game is over; no move can be played")
-        if text.strip().lower().startswith("excuse:"):
-            card = self._card_index(text.split(":", 1)[1])
-            if (card, 0) not in legal:
-                raise MoveError(f"{DECKTET[card].name} is not an Excuse choice here")
-            return card, 0
-        if (state.capital | state.resources) & EXCUSE_BIT:
-            raise MoveError("an Excuse choice is pending: expected 'Excuse: Card'")
-        if "<-" not in text:
-            raise MoveError("expected 'Target <- Card + Card' (or 'Excuse: Card' at an Excuse choice)")
-        left, right = text.split("<-", 1)
-        target = self._card_index(left)
-        payment = 0
-        for name in right.split("+"):
-            payment |= 1 << self._card_index(name)
-        if (target, payment) in legal:
-            return target, payment
-        raise MoveError(self._why_illegal(state, target, payment))
-
-    def describe(self, state: AdamanState) -> str:
-        """What a player sees: the rows, the controlled personalities and the spent cards, in
-        the visible-position notation (docs/play.md) that `hint --visible` reads back."""
-        return self.visible_positions().visible_text(self, state)
-
-    # ----- helpers ----------------------------------------------------------------------
+    # ----- the forced procedures --------------------------------------------------------
     def _deal(self, tables: DealTables, dealt: int, capital: int, resources: int, palace: int) -> AdamanState:
         """DEAL (§3): Capital first (R8, no diversion there: R7), then Resources with
         personalities diverted to the Palace; a sixth Palace card ends the game at once (R9).
@@ -329,24 +221,3 @@ class AdamanRules(Game):
     def _has_move(self, state: AdamanState) -> bool:
         resources = state.resources
         return any(rank_sum(resources & SHARES[t]) >= RANK[t] for t in bits(state.capital | state.palace))
-
-    def _card_index(self, name: str) -> int:
-        card = LOOKUP.get(name.strip().lower())
-        if card is None or card not in self.cards:
-            raise MoveError(f"unknown card {name.strip()!r}")
-        return card.index
-
-    def _why_illegal(self, state: AdamanState, target: int, payment: int) -> str:
-        target_name = DECKTET[target].name
-        if not (state.capital | state.palace) >> target & 1:
-            return f"{target_name} is not in the Capital or the Palace"
-        for index in bits(payment):
-            if not state.resources >> index & 1:
-                return f"{DECKTET[index].name} is not in Resources"
-            if not SHARES[target] >> index & 1:
-                return f"{DECKTET[index].name} shares no suit with {target_name}"
-        return f"the payment totals {rank_sum(payment)}, less than {target_name}'s rank {RANK[target]}"
-
-    @staticmethod
-    def _names(mask: int) -> str:
-        return ", ".join(DECKTET[i].name for i in bits(mask)) or "-"

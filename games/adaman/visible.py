@@ -15,6 +15,9 @@ count that does not add up).
 A sampled state is a deal whose first cards are the seen ones (their order is immaterial:
 the rows are sets and the dealt cards never come back) followed by the unseen cards in a
 random order, with the rows set directly.
+
+The greedy rule of docs/play.md (`greedy_move`) is here too, as a player at the table
+would follow it.
 """
 
 from __future__ import annotations
@@ -22,10 +25,10 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from games.adaman.notation import LOOKUP, format_move, names
 from games.adaman.rules import (
     FINISHED_UTTER,
     FINISHED_WON,
-    LOOKUP,
     PALACE_LIMIT,
     PERSONALITY_BITS,
     PLAYING,
@@ -33,8 +36,8 @@ from games.adaman.rules import (
     ROW_SIZE,
     AdamanRules,
     AdamanState,
-    DealTables,
     bits,
+    deal_tables,
     rank_sum,
 )
 from games.base import DealError
@@ -79,7 +82,7 @@ def visible_of(game: AdamanRules, state: AdamanState) -> AdamanVisible:
 
 def format_visible(game: AdamanRules, visible: AdamanVisible) -> str:
     masks = (visible.capital, visible.resources, visible.palace, visible.controlled, visible.spent)
-    rows = "; ".join(f"{name}: {_names(mask)}" for name, mask in zip(ROWS, masks))
+    rows = "; ".join(f"{name}: {names(mask)}" for name, mask in zip(ROWS, masks))
     return f"Deck: {len(visible.unknown)} left; {rows}"
 
 
@@ -92,12 +95,8 @@ def sample_state(game: AdamanRules, visible: AdamanVisible, rng: random.Random) 
     unknown = list(visible.unknown)
     rng.shuffle(unknown)
     cards = tuple(bits(visible.seen)) + tuple(unknown)
-    dealt_mask = [0]
-    for index in cards:
-        dealt_mask.append(dealt_mask[-1] | (1 << index))
-    tables = DealTables(cards, tuple(dealt_mask), tuple(dealt_mask[-1] & ~done for done in dealt_mask))
-    return AdamanState(tables, len(cards) - len(unknown), visible.capital, visible.resources, visible.palace,
-                       _status(visible))
+    return AdamanState(deal_tables(cards), len(cards) - len(unknown), visible.capital, visible.resources,
+                       visible.palace, _status(visible))
 
 
 def unknown_count(visible: AdamanVisible) -> int:
@@ -196,13 +195,9 @@ def _status(visible: AdamanVisible) -> int:
     return PLAYING if waiting & PERSONALITY_BITS or not visible.controlled else FINISHED_WON
 
 
-def _names(mask: int) -> str:
-    return ", ".join(DECKTET[i].name for i in bits(mask)) or "-"
-
-
 def move_words(game: AdamanRules, state: AdamanState, move: tuple[int, int], peek: bool = False) -> str:
     """Adaman's notation already names the cards (`Penitent <- Castle`)."""
-    return game.format_move(state, move)
+    return format_move(move)
 
 
 def greedy_move(game: AdamanRules, state: AdamanState) -> tuple[int, int]:

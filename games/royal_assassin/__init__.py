@@ -1,7 +1,8 @@
-"""Royal Assassin: the rules (rules.py), the search knowledge built on them (bounds.py), and
-the compiled search (_core.c)."""
+"""Royal Assassin: the game object (game.py) over the rules (rules.py), the search knowledge
+(bounds.py), the texts (notation.py), what a player sees (visible.py) and the compiled
+search (_core.c)."""
 
-from games.royal_assassin.bounds import RoyalAssassin
-from games.royal_assassin.rules import JOKER, NO_CARD, RoyalAssassinRules, RoyalAssassinState
+from games.royal_assassin.game import RoyalAssassin
+from games.royal_assassin.rules import JOKER, NO_CARD, RoyalAssassinState
 
-__all__ = ["JOKER", "NO_CARD", "RoyalAssassin", "RoyalAssassinRules", "RoyalAssassinState"]
+__all__ = ["JOKER", "NO_CARD", "RoyalAssassin", "RoyalAssassinState"]

@@ -1,5 +1,5 @@
 """Royal Assassin's search knowledge: facts about positions the solver may use (a sound
-upper bound, a dead-end test, dominated moves, a move order), and the compiled search.
+upper bound, a dead-end test, dominated moves, a move order).
 
 `score_upper_bound` and `can_still_win` share one sound test (a column whose remaining
 attack supply cannot pay for its cheapest kill never loses a Royal again; see `_doomed`).
@@ -9,48 +9,44 @@ on how the position was reached (a Joker placement after a turn is dropped becau
 position before the turn offered it): the contract's `search_moves` is stated for positions
 a search reached by a move, and the root keeps every legal move.
 
-Engine "compiled" (and "auto") runs the same search in C (games/royal_assassin/_core.c,
-`compiled_solve`), for every variant but V7; the card facts it needs come from
-`_compiled_tables`, so the Python modules stay the reference.
+games/royal_assassin/_core.c runs the same search in C for every variant but V7, from the
+tables games/royal_assassin/game.py's `_compiled_tables` hands it; these methods stay the
+reference.
 """
 
 from __future__ import annotations
 
-from games.base import CompiledLimits, CompiledMissing, CompiledRun, EngineError
 from games.royal_assassin.rules import (
-    _COMPILED_COPIES,
-    ATTACK,
-    COMPILED_ENTRY_BYTES,
     FINISHED_WON,
     IS_RED,
     IS_ROYAL,
     JOKER,
-    JOKER_RESERVE,
-    JOKER_SET_ASIDE,
-    JOKER_TURNED,
     MOVE_E,
-    MOVE_P,
-    MOVE_REDEAL,
     MOVE_T,
     NO_CARD,
     NO_LOCK,
-    OPPONENTS,
     PLAYING,
-    RANK,
-    RESERVE,
     ROYALS_IN_DECK,
     SUIT,
     VALUE,
     RoyalAssassinRules,
     RoyalAssassinState,
-    _kill_costs,
-    royal_attack,
-    royal_defence,
 )
 
 
-class RoyalAssassin(RoyalAssassinRules):
-    """Royal Assassin with the search knowledge the solver may use."""
+def _kill_costs(royals: tuple[int, ...]) -> list[int]:
+    """The least attack that kills each Royal, bottom first: min(V, V + D − A), since D only
+    grows, or drops to 0 together with A in a discard (see `_doomed`)."""
+    return [min(VALUE[code & 63], VALUE[code & 63] + (code >> 13) - (code >> 6 & 127)) for code in royals]
+
+
+class RoyalAssassinBounds(RoyalAssassinRules):
+    """The solver's optional hooks of games/base.py over Royal Assassin's rules: the methods
+    games/royal_assassin/game.py's `RoyalAssassin` takes in."""
+
+    def _prepare_bounds(self) -> None:
+        """The cache of `_stock_suffix` (one table per stock seen)."""
+        self._suffix_cache: dict = {}
 
     # ----- optional solver hooks --------------------------------------------------------
     def search_moves(self, state: RoyalAssassinState) -> list[str]:
@@ -273,81 +269,26 @@ class RoyalAssassin(RoyalAssassinRules):
         return (state.available + state.jokers_on.bit_count() + state.stock[state.pos:].count(JOKER)
                 + state.reserve.count(JOKER) + (state.turned == JOKER))
 
-    # ----- compiled engine (engine "compiled": games/royal_assassin/_core.c) ------------
-    compiled_entry_bytes = COMPILED_ENTRY_BYTES
-
-    def compiled_solve(self, state: RoyalAssassinState, mode: str, limits: CompiledLimits) -> CompiledRun:
-        """The "pruned" search of solver/search.py run in C, node for node, on the tables of
-        this instance (`_compiled_tables`).  Not covered (EngineError, so engine "auto" falls
-        back to Python): the redeal variant (V7), whose stock changes, and subclasses that
-        change the rules."""
-        if limits.plain:
-            raise EngineError("Royal Assassin has no compiled plain engine; use --engine plain")
-        if self.redeal:
-            raise EngineError("the compiled Royal Assassin engine does not cover the redeal variant; "
-                              "use --engine pruned")
-        for name in _COMPILED_COPIES:
-            if getattr(type(self), name) is not getattr(RoyalAssassin, name):
-                raise EngineError(f"the compiled Royal Assassin engine does not cover {type(self).__name__}, "
-                                  f"which changes {name}; use --engine pruned")
-        try:
-            from games.royal_assassin import _core
-        except ImportError:
-            raise CompiledMissing("the compiled Royal Assassin engine is not built; install a C compiler "
-                                  "and the Python headers, then reinstall usurper") from None
-        return CompiledRun(*_core.solve(
-            state.stock, state.pos, self._reserve_mask(state), self._column_words(state), state.locks,
-            state.jokers_on, state.available, state.turned, state.redeal_blocked, state.status,
-            self._compiled_tables(), mode, limits.time_limit, limits.max_states, limits.max_table,
-            limits.schedule,
-        ))
-
-    @staticmethod
-    def _reserve_mask(state: RoyalAssassinState) -> int:
-        """The reserve as a bit mask over stock indices: without V7 it is a subsequence of the
-        cards turned so far, in turning order (a Joker is matched to the first one that fits)."""
-        mask, index = 0, 0
-        for card in state.reserve:
-            while index < state.pos and state.stock[index] != card:
-                index += 1
-            if index >= state.pos:
-                raise EngineError("the compiled Royal Assassin engine needs the reserve in stock order")
-            mask |= 1 << index
-            index += 1
-        return mask
-
-    @staticmethod
-    def _column_words(state: RoyalAssassinState) -> list[int]:
-        """Each column as the C side packs it: 16 bits per Royal, bottom first, code J 1, Q 2,
-        K 3 | A << 2 | D << 9."""
-        words = []
-        for royals in state.columns:
-            word = 0
-            for i, code in enumerate(royals):
-                word |= (RANK[code & 63] - 10 | royal_attack(code) << 2 | royal_defence(code) << 9) << (16 * i)
-            words.append(word)
-        return words
-
-    def _compiled_tables(self) -> tuple:
-        """Everything the C search knows about the cards and rules, from this instance: move
-        names, per card id its kind, suit, landing and resting values (V3), the attack supply
-        it counts for, its Royal code; the Royal values, column colours, OPPONENTS, the score
-        and the variant switches."""
-        if self._tables_for_c is None:
-            names = (MOVE_T, MOVE_P, MOVE_E, MOVE_REDEAL) + ATTACK + RESERVE + JOKER_SET_ASIDE + JOKER_RESERVE \
-                + JOKER_TURNED
-            cards = range(53)
-            kind = tuple(2 if c == JOKER else 1 if IS_ROYAL[c] else 0 for c in cards)
-            royal_value = [0] * 16
-            for c in range(52):
-                if IS_ROYAL[c]:
-                    royal_value[SUIT[c] * 4 + RANK[c] - 10] = VALUE[c]
-            self._tables_for_c = (
-                names, kind, tuple(max(s, 0) for s in SUIT), self.landing_value[:53], self.resting_value[:53],
-                tuple(int(not IS_RED[c // 13]) if c < 52 else 0 for c in cards),
-                tuple(RANK[c] - 10 if IS_ROYAL[c] else 0 for c in cards), tuple(royal_value),
-                tuple(int(red) for red in IS_RED), tuple(y for x in range(4) for y in OPPONENTS[x]),
-                ROYALS_IN_DECK, self.lowest_win_score, self.discard_on_equal_only, self.joker_dies,
-                self.royal_beneath, self.two_jokers,
-            )
-        return self._tables_for_c
+    # ----- helpers ----------------------------------------------------------------------
+    def _stock_suffix(self, stock: tuple[int, ...]) -> list:
+        """For each stock position: the attack supply left in the stock against black and red
+        columns, per suit the Royals still to come and the cheapest of them, and the suits
+        of the number cards still to come as a bit mask (cached)."""
+        cached = self._suffix_cache.get(id(stock))
+        if cached is not None and cached[0] is stock:
+            return cached[1]
+        if len(self._suffix_cache) > 256:
+            self._suffix_cache.clear()
+        supply, future, cheapest, suits = [0, 0], [0, 0, 0, 0], [99, 99, 99, 99], 0
+        table = [((0, 0), (0, 0, 0, 0), (99, 99, 99, 99), 0)]
+        for card in reversed(stock):
+            if IS_ROYAL[card]:
+                future[card // 13] += 1
+                cheapest[card // 13] = min(cheapest[card // 13], VALUE[card])
+            elif card != JOKER:
+                supply[not IS_RED[card // 13]] += self.landing_value[card]
+                suits |= 1 << SUIT[card]
+            table.append((tuple(supply), tuple(future), tuple(cheapest), suits))
+        table.reverse()
+        self._suffix_cache[id(stock)] = (stock, table)
+        return table

@@ -2,8 +2,8 @@
 
 Rulings are cited as [Rn] (spec §9), variants as V1–V7 (spec §10).  The forced procedures
 (setup §3, ATTACK with its kill check and Joker sweep §4.1, the discard test §4.2, SETTLE
-§4.3, a Royal turned §4.4) all run inside `initial_state` and `apply`, so every state the
-solver sees is a decision point (D1, D2 or, with V1, D2J) or a finished game.
+§4.3, a Royal turned §4.4) all run inside `set_up` and `apply`, so every state the solver
+sees is a decision point (D1, D2 or, with V1, D2J) or a finished game.
 
 Cards are small ints: suit * 13 + rank - 1 with suits C, D, H, S and ranks A = 1 … K = 13,
 the Joker is 52.  Column X is the column of suit X.  A Royal on the table is packed in one
@@ -13,15 +13,7 @@ cards lie on each Royal, and the discard pile, are kept beside it (`piles`, `dis
 `describe` and for the conservation tests; they are not in the key, because only the totals
 decide anything from then on (the ruler too: strength and entourage use totals only).
 
-Deal text: the stock order, top first, separated by spaces and/or commas; cards are written
-rank then suit, case-insensitive (`KS qh 10D AC`; `T` is accepted for ten, ♣ ♦ ♥ ♠ for the
-suits).  52 cards; with `two_jokers` 54 cards, the two Jokers each written `JK` (they are
-identical in play, so the notation does not tell them apart).
-
-Seeded deals: `games.decks.shuffled` over the canonical order (C, D, H, S; within a suit
-A, 2 … 10, J, Q, K; then, with V1, the two Jokers), i.e. `random.Random(seed).shuffle`.
-
-Moves, as typed by a user (and as returned by `legal_moves`):
+Moves are their own notation (games/royal_assassin/notation.py reads them as typed):
 
     T         turn the top stock card (D1)
     A(X)      attack the Pretender of column X with the turned card (D2)
@@ -32,9 +24,6 @@ Moves, as typed by a user (and as returned by `legal_moves`):
     JT(X)     V1: place the Joker just turned from the stock on X (D2J)
     E         end the game (D1, stock empty)
     REDEAL    V7: turn the reserve over as the new stock (D1, stock empty)
-
-X is a suit letter C, D, H or S; input is case-insensitive and may omit the parentheses or
-put spaces in them (`a h`, `R( d )`).
 
 Choices made where the spec leaves room (each would be what a player at the table expects):
 - Setup never ends by running out of Royals under V2 (all 12 are in every deal), and a
@@ -56,18 +45,15 @@ Choices made where the spec leaves room (each would be what a player at the tabl
 
 `legal_moves` returns every move the rules allow, so any line a human types replays, listed
 best-first (attacks, Joker placements, T, P, REDEAL, E) so that a search meets wins early.
-The search knowledge (bounds, dominated moves, the compiled engine) is in
-games/royal_assassin/bounds.py, built on this class.
 """
 
 from __future__ import annotations
 
-from types import ModuleType
 from typing import NamedTuple
 
-from games.base import LOST, WON, Game, MoveError, Outcome, Termination, VariantError
+from games.base import LOST, WON, Outcome, Termination, VariantError
 from games.decks import JOKER as JOKER_CARD
-from games.decks import STANDARD_DECK, parse_spaced_cards, playing_card_lookup, shuffled
+from games.decks import STANDARD_DECK
 
 SUITS = "CDHS"
 JOKER = 52
@@ -86,7 +72,6 @@ VALUE = tuple((11 if rank == 1 else rank) for rank in RANK[:52]) + (0,)
 #: OPPONENTS[X]: the two columns of the other colour, which cards of suit X may attack [R9].
 OPPONENTS = tuple(tuple(y for y in range(4) if IS_RED[y] != IS_RED[x]) for x in range(4))
 NAMES = tuple(card.name for card in STANDARD_DECK) + ("JK",)
-LOOKUP = playing_card_lookup()
 
 MOVE_T, MOVE_P, MOVE_E, MOVE_REDEAL = "T", "P", "E", "REDEAL"
 ATTACK = tuple(f"A({s})" for s in SUITS)
@@ -97,21 +82,6 @@ JOKER_TURNED = tuple(f"JT({s})" for s in SUITS)
 COLUMN_MOVES = {"A": ATTACK, "R": RESERVE, "J": JOKER_SET_ASIDE, "JR": JOKER_RESERVE, "JT": JOKER_TURNED}
 #: Column moves by their text, e.g. "A(H)" -> ("A", 2).
 COLUMN_OF = {text: (kind, column) for kind, texts in COLUMN_MOVES.items() for column, text in enumerate(texts)}
-#: What one entry of the compiled engine's tables costs at worst: a 40-byte slot, in two
-#: tables (the transposition table and the quick-win rounds' `tried`) each at most 70 % and
-#: after doubling 35 % full, one of them mid-doubling with its old slots still held:
-#: 2.5 / 0.35 = 7.1 slots per entry (games/royal_assassin/_core.c), so --max-memory bounds
-#: the peak memory.
-COMPILED_ENTRY_BYTES = 8 * 40
-#: The rule methods the compiled engine copies: a subclass overriding one of them gets no
-#: compiled engine (it would not search the subclass's rules).
-_COMPILED_COPIES = ("initial_state", "legal_moves", "apply", "outcome", "key", "search_moves", "order_moves",
-                    "score_upper_bound", "can_still_win", "_doomed", "_stock_suffix", "_joker_targets",
-                    "_joker_moves")
-VARIANT_WORDS = (
-    "two_jokers", "fixed_royals=N", "ace_first_play", "discard_on_equal_only", "royal_beneath", "joker_dies", "redeal",
-)
-
 
 def royal(card: int, attack: int = 0, defence: int = 0) -> int:
     """A Royal on the table packed in one int: its card, attack total A, defence total D."""
@@ -147,10 +117,12 @@ class RoyalAssassinState(NamedTuple):
     discard: tuple[int, ...]
 
 
-class RoyalAssassinRules(Game):
-    """The rules of Royal Assassin with the seven switches of spec §10, freely combined (default: all off)."""
+class RoyalAssassinRules:
+    """The rules of Royal Assassin with the seven switches of spec §10, freely combined
+    (default: all off): the methods games/royal_assassin/game.py's `RoyalAssassin` takes in
+    (below the search knowledge of bounds.py), so that the solver's calls reach them
+    directly."""
 
-    name = "royal-assassin"
     max_score = ROYALS_IN_DECK
     lowest_win_score = ROYALS_IN_DECK  # a win keeps no Royal on the table; a loss keeps one (R26)
 
@@ -170,66 +142,10 @@ class RoyalAssassinRules(Game):
         # V3: an Ace counts 11 in the one test right after it lands, 1 at every other time.
         self.landing_value = VALUE
         self.resting_value = tuple(1 if RANK[c] == 1 else VALUE[c] for c in range(53)) if ace_first_play else VALUE
-        self.variant = self._variant_text()
-        self._suffix_cache: dict = {}
-        self._tables_for_c = None  # built on the first compiled_solve
 
-    # ----- variants -------------------------------------------------------------------
-    @classmethod
-    def from_variants(cls, variants: list[str]) -> RoyalAssassinRules:
-        """Build the game from `--variant` words (spec §10), e.g. `two_jokers`, `fixed_royals=4`."""
-        options: dict = {}
-        flags = {"two_jokers", "ace_first_play", "discard_on_equal_only", "royal_beneath", "joker_dies", "redeal"}
-        for word in variants:
-            name, equals, value = word.strip().lower().partition("=")
-            name, value = name.strip(), value.strip()
-            if name in options:  # `fixed_royals=4,fixed_royals=5`: which was meant?
-                raise VariantError(f"royal-assassin variant {name!r} given more than once")
-            if name in flags and not equals:
-                options[name] = True
-            elif name == "fixed_royals":
-                if not value.isdigit() or not 1 <= int(value) <= 12:
-                    raise VariantError(f"fixed_royals needs a whole number from 1 to 12, not {value or 'nothing'!r}")
-                options[name] = int(value)
-            else:
-                known = ", ".join(VARIANT_WORDS)
-                raise VariantError(f"unknown royal-assassin variant {word.strip()!r} (known: {known})")
-        return cls(**options)
-
-    def _variant_text(self) -> str:
-        words = [w for w in ("two_jokers",) if self.two_jokers]
-        if self.fixed_royals is not None:
-            words.append(f"fixed_royals={self.fixed_royals}")
-        for flag in ("ace_first_play", "discard_on_equal_only", "royal_beneath", "joker_dies", "redeal"):
-            if getattr(self, flag):
-                words.append(flag)
-        return ",".join(words) or "standard"
-
-    # ----- what a player sees (fair hints, play) ----------------------------------------
-    def visible_positions(self) -> ModuleType:
-        """The visible-position model: games.royal_assassin.visible (imported when asked for)."""
-        from games.royal_assassin import visible
-
-        return visible
-
-    def greedy_move(self, state: RoyalAssassinState) -> str:
-        """The greedy rule documented in docs/play.md (games.royal_assassin.visible.greedy_move)."""
-        return self.visible_positions().greedy_move(self, state)
-
-    # ----- deals ----------------------------------------------------------------------
-    def deal_from_seed(self, seed: int) -> tuple:
-        return shuffled(self.cards, seed)
-
-    def parse_deal(self, text: str) -> tuple:
-        return parse_spaced_cards(text, LOOKUP, self.cards, "this variant's deck")
-
-    def format_deal(self, deal: tuple) -> str:
-        return " ".join(card.name for card in deal)
-
-    def initial_state(self, deal: tuple) -> RoyalAssassinState:
-        """Setup (§3; V1, V2): Royals to their columns, number cards (and V1 Jokers) to the reserve."""
-        self.check_deal(deal)
-        stock = tuple(card.id for card in deal)
+    def set_up(self, stock: tuple[int, ...]) -> RoyalAssassinState:
+        """Setup (§3; V1, V2) of the deal `stock` (card ids, top first): Royals to their
+        columns, number cards (and V1 Jokers) to the reserve."""
         columns: list[tuple[int, ...]] = [(), (), (), ()]
         reserve: list[int] = []
         placed, armed, pos = 0, False, 0
@@ -256,7 +172,7 @@ class RoyalAssassinRules(Game):
             piles=tuple(((),) * len(column) for column in columns), discard=(),
         )
 
-    # ----- the rules ------------------------------------------------------------------
+    # ----- the decisions ----------------------------------------------------------------
     def legal_moves(self, state: RoyalAssassinState) -> list[str]:
         """Every move spec §5 allows here (D1, D2 or D2J), and none at the end.
 
@@ -374,81 +290,7 @@ class RoyalAssassinRules(Game):
             state.turned, state.redeal_blocked, state.status, state.stock if self.redeal else None,
         )
 
-    # ----- notation -------------------------------------------------------------------
-    def format_move(self, state: RoyalAssassinState, move: str) -> str:
-        return move
-
-    def parse_move(self, state: RoyalAssassinState, text: str) -> str:
-        """Read a move of the module docstring's notation; only a move legal here is accepted."""
-        legal = self.legal_moves(state)
-        if not legal:
-            raise MoveError("the game is over; no move can be played")
-        move = _normalise_move(text)
-        if move in legal:
-            return move
-        raise MoveError(self._why_illegal(state, move, text, legal))
-
-    def describe(self, state: RoyalAssassinState) -> str:
-        """What a player sees, in the visible-position notation (docs/play.md) that `hint
-        --visible` reads back; with `redeal`, whose redealt stock's order is seen, the full
-        position (the top of the stock included)."""
-        if not self.redeal:
-            return self.visible_positions().visible_text(self, state)
-        return self._full_description(state)
-
-    def _full_description(self, state: RoyalAssassinState) -> str:
-        """One line: stock, reserve (bottom → top), columns with each Royal's cards, Jokers, hand."""
-        left = len(state.stock) - state.pos
-        parts = [f"Stock: {left} left" + (f" (top {NAMES[state.stock[state.pos]]})" if left else "")]
-        parts.append("Reserve: " + (" ".join(NAMES[c] for c in state.reserve) or "-"))
-        for column in range(4):
-            royals = []
-            for code, pile in zip(state.columns[column], state.piles[column]):
-                card = royal_card(code)
-                text = NAMES[card]
-                if pile:
-                    attack = " ".join(NAMES[c] for c in pile if SUIT[c] != column)
-                    defence = " ".join(NAMES[c] for c in pile if SUIT[c] == column)
-                    text += f"[A{royal_attack(code)}:{attack or '-'} D{royal_defence(code)}:{defence or '-'}]"
-                royals.append(text)
-            lock = state.locks[column]
-            extra = " +JK" if state.jokers_on >> column & 1 else ""
-            extra += f" ({SUITS[lock]} attacks)" if lock >= 0 else ""
-            parts.append(f"{SUITS[column]}: " + (" ".join(royals) or "-") + extra)
-        parts.append(f"Jokers available: {state.available}")
-        if state.turned != NO_CARD:
-            parts.append(f"Turned: {NAMES[state.turned]}")
-        killed = ROYALS_IN_DECK - sum(map(len, state.columns)) - sum(
-            1 for c in state.stock[state.pos:] if IS_ROYAL[c])
-        parts.append(f"Killed: {killed}; Discard: {len(state.discard)}")
-        if state.status != PLAYING:
-            parts.append("WON" if state.status == FINISHED_WON else "LOST")
-        return "; ".join(parts)
-
     # ----- helpers ----------------------------------------------------------------------
-    def _stock_suffix(self, stock: tuple[int, ...]) -> list:
-        """For each stock position: the attack supply left in the stock against black and red
-        columns, per suit the Royals still to come and the cheapest of them, and the suits
-        of the number cards still to come as a bit mask (cached)."""
-        cached = self._suffix_cache.get(id(stock))
-        if cached is not None and cached[0] is stock:
-            return cached[1]
-        if len(self._suffix_cache) > 256:
-            self._suffix_cache.clear()
-        supply, future, cheapest, suits = [0, 0], [0, 0, 0, 0], [99, 99, 99, 99], 0
-        table = [((0, 0), (0, 0, 0, 0), (99, 99, 99, 99), 0)]
-        for card in reversed(stock):
-            if IS_ROYAL[card]:
-                future[card // 13] += 1
-                cheapest[card // 13] = min(cheapest[card // 13], VALUE[card])
-            elif card != JOKER:
-                supply[not IS_RED[card // 13]] += self.landing_value[card]
-                suits |= 1 << SUIT[card]
-            table.append((tuple(supply), tuple(future), tuple(cheapest), suits))
-        table.reverse()
-        self._suffix_cache[id(stock)] = (stock, table)
-        return table
-
     def _joker_targets(self, state: RoyalAssassinState) -> list[int]:
         """Columns a Joker may be placed on [R21, R22]: ≥ 2 Royals, Pretender under attack, no Joker."""
         return [
@@ -466,22 +308,6 @@ class RoyalAssassinRules(Game):
             moves.extend(JOKER_SET_ASIDE[column] for column in targets)
         if on_reserve:
             moves.extend(JOKER_RESERVE[column] for column in targets)
-
-    def _why_illegal(self, state: RoyalAssassinState, move: str | None, text: str, legal: list[str]) -> str:
-        shown = ", ".join(legal)
-        if move is None:
-            notation = "T, P, E, A(X), R(X), J(X), JR(X), JT(X) or REDEAL"
-            return f"cannot read {text.strip()!r}: expected {notation} (legal: {shown})"
-        point = "D1" if state.turned == NO_CARD else f"holding {NAMES[state.turned]}"
-        if move == MOVE_T and state.turned == NO_CARD:
-            return "the stock is empty"
-        if move in (MOVE_E, MOVE_REDEAL) and state.pos < len(state.stock):
-            return f"{move} is only legal once the stock is empty"
-        if move == MOVE_REDEAL and not self.redeal:
-            return "REDEAL needs the redeal variant"
-        if move[0] == "J" and move[:2] != "JT" and not state.available and move[:2] != "JR":
-            return "no Joker is AVAILABLE" + ("; place the turned Joker with JT(X)" if state.turned == JOKER else "")
-        return f"{move} is not legal here ({point}; legal: {shown})"
 
 
 class _Board:
@@ -612,22 +438,3 @@ class _Board:
         """[R10]: the attack suit goes when no attack card is left anywhere in the column."""
         if not any(code >> 6 & 127 for code in self.columns[column]):
             self.locks[column] = NO_LOCK
-
-
-def _kill_costs(royals: tuple[int, ...]) -> list[int]:
-    """The least attack that kills each Royal, bottom first: min(V, V + D − A), since D only
-    grows, or drops to 0 together with A in a discard (see games/royal_assassin/bounds.py, _doomed)."""
-    return [min(VALUE[code & 63], VALUE[code & 63] + (code >> 13) - (code >> 6 & 127)) for code in royals]
-
-
-def _normalise_move(text: str) -> str | None:
-    """'a h', 'A(h)', ' r( D ) ' -> 'A(H)', 'R(D)'; None when it is no move of the notation."""
-    compact = "".join(text.split()).upper().replace("(", "").replace(")", "")
-    if compact in (MOVE_T, MOVE_P, MOVE_E, MOVE_REDEAL):
-        return compact
-    kind, column = compact[:-1], compact[-1:]
-    if kind in COLUMN_MOVES and column and column in SUITS:
-        return COLUMN_MOVES[kind][SUITS.index(column)]
-    return None
-
-

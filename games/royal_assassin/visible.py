@@ -17,6 +17,9 @@ refused with one line naming the problem.
 A sampled state's stock is the cards seen (the reserve in the order it was built, the turned
 card last: the order in which they were turned, as the compiled engine expects) followed
 by the unseen cards in a random order.
+
+Moves in a player's words (`move_words`) and the greedy rule of docs/play.md
+(`greedy_move`) are here too, as a player at the table would say and follow them.
 """
 
 from __future__ import annotations
@@ -27,13 +30,13 @@ from collections import Counter
 from dataclasses import dataclass, replace
 
 from games.base import DealError
+from games.royal_assassin.notation import LOOKUP
 from games.royal_assassin.rules import (
     FINISHED_LOST,
     FINISHED_WON,
     IS_RED,
     IS_ROYAL,
     JOKER,
-    LOOKUP,
     NAMES,
     NO_CARD,
     NO_LOCK,
@@ -367,7 +370,6 @@ def _royal_text(game: RoyalAssassinRules, royal_: Royal) -> str:
 
 def _names(cards) -> str:
     return " ".join(NAMES[card] for card in cards) or "-"
-
 
 
 # ----- moves in words ---------------------------------------------------------------------
