@@ -4,10 +4,10 @@ import random
 
 import pytest
 
+from app.policies import bench_policies, greedy_move, play_deal, policy
 from games import make_game
 from games.adaman.rules import PERSONALITY_BITS, RANK, rank_sum
 from games.base import UsurperError
-from app.policies import bench_policies, greedy_move, play_deal, policy
 from solver.verify import replay
 
 ADAMAN = make_game("adaman")
