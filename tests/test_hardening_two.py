@@ -176,3 +176,12 @@ def test_where_lost_past_its_deadline_answers_nothing_without_searching(monkeypa
 @pytest.mark.parametrize("suits, named", [("X,Y", "'X'"), ("D,Y", "'Y'"), ("X", "'X'"), ("D", "not 1 (D)")])
 def test_a_bad_suit_list_names_the_bad_suit(suits, named):
     assert_one_line_error(usurper("deal", "devils-throne", "--seed", "1", "--suits", suits), named)
+
+
+# ----- show --reveal shows what is face down ---------------------------------------------------------
+@pytest.mark.parametrize("game, tail", [("adaman", "Deck, top first: Journey, Sea, Windfall"),
+                                        ("royal-assassin", "Stock, top first: 3D JD 8S")])
+def test_show_reveal_adds_the_face_down_cards_in_order(game, tail):
+    hidden = usurper("show", game, "--seed", "1").stdout
+    shown = usurper("show", game, "--seed", "1", "--reveal").stdout
+    assert tail not in hidden and tail in shown and shown.startswith(hidden.strip())

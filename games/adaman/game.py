@@ -70,6 +70,19 @@ class Adaman(AdamanBounds, AdamanRules, Game):
         the visible-position notation (docs/play.md) that `hint --visible` reads back."""
         return visible.visible_text(self, state)
 
+    def render(self, state: AdamanState, reveal: bool = False) -> str:
+        """The position; `reveal` adds the face-down deck, top first (what a player never sees)."""
+        text = self.describe(state)
+        if not reveal:
+            return text
+        return f"{text}; Deck, top first: {notation.card_names(state.deal.cards[state.dealt:])}"
+
+    def legend(self) -> str:
+        return ("Rows: the Capital (cards to control), Resources (cards to pay with), the Palace "
+                "(personalities waiting; a sixth loses utterly), Controlled and Spent.  A move "
+                "'Painter <- Battle + Pact' pays Battle and Pact from Resources to control the Painter: "
+                "the ranks must reach its rank, each card sharing a suit with it.")
+
     # ----- what a player sees (fair hints, play) ----------------------------------------
     def visible_positions(self) -> ModuleType:
         """The visible-position model: games.adaman.visible."""

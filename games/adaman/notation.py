@@ -133,6 +133,11 @@ def why_illegal(state: AdamanState, target: int, payment: int) -> str:
     return f"the payment totals {rank_sum(payment)}, less than {target_name}'s rank {RANK[target]}"
 
 
+def card_names(indices) -> str:
+    """Cards in the order given ('-': none)."""
+    return ", ".join(DECKTET[i].name for i in indices) or "-"
+
+
 def names(mask: int) -> str:
     """The cards of a row, in ID order ('-': none)."""
     return ", ".join(DECKTET[i].name for i in bits(mask)) or "-"

@@ -100,6 +100,20 @@ class RoyalAssassin(RoyalAssassinBounds, RoyalAssassinRules, Game):
             return visible.visible_text(self, state)
         return notation.full_description(state)
 
+    def render(self, state: RoyalAssassinState, reveal: bool = False) -> str:
+        """The position; `reveal` adds the face-down stock, top first (what a player never sees)."""
+        text = self.describe(state)
+        if not reveal:
+            return text
+        return f"{text}; Stock, top first: {notation.card_names(state.stock[state.pos:])}"
+
+    def legend(self) -> str:
+        return ("A column lists its Royals bottom to top: Q♣[A7:7♦ D3:3♣] is the Queen of Clubs with "
+                "7 points of attack (the 7♦) and 3 of defence (the 3♣); +JK a Joker on the column; "
+                "(D attacks): only Diamonds attack that column now.  Moves: T turn the top card, A(H) "
+                "attack Hearts with it, P pass it to the reserve, R(D) attack from the reserve, J(S) "
+                "place the Joker, E end.")
+
     # ----- what a player sees (fair hints, play) ----------------------------------------
     def visible_positions(self) -> ModuleType:
         """The visible-position model: games.royal_assassin.visible."""

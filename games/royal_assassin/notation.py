@@ -161,3 +161,8 @@ def full_description(state: RoyalAssassinState) -> str:
     if state.status != PLAYING:
         parts.append("WON" if state.status == FINISHED_WON else "LOST")
     return "; ".join(parts)
+
+
+def card_names(cards) -> str:
+    """Cards in the order given, as deal texts write them ('-': none)."""
+    return " ".join(NAMES[card] for card in cards) or "-"
