@@ -476,6 +476,12 @@ class SimultaneousGame(Game):
     """
 
     game_type: GameType = GameType(min_players=2, max_players=2, simultaneous=True, returns=True)
+    #: The seats at this table (a parameter of the game, like a variant).
+    players: int = 2
+
+    @abstractmethod
+    def outcome(self, state: State, seat: int = 0) -> Outcome | None:
+        """How the game ended for `seat` (WON alone or shared, LOST), None while it goes on."""
 
     @abstractmethod
     def acting_players(self, state: State) -> tuple[int, ...]:
@@ -520,12 +526,21 @@ class SimultaneousGame(Game):
         the search order)."""
         return self.order_actions(state, seat, self.legal_actions(state, seat))[0]
 
-    def compiled_q4(self, state: State, seat: int) -> Any | None:
+    def compiled_q4(self, state: State, seat: int) -> CompiledSeatSearch | None:
         """The game's compiled two-player mixed-strategy search from this round start, or
         None: none here (the solver's Python search answers).  Raises CompiledMissing where
         the game has one that is not built."""
         return None
 
-    def compiled_paranoid(self, state: State, seat: int, question: str, margin: bool) -> Any | None:
+    def compiled_paranoid(self, state: State, seat: int, question: str, margin: bool) -> CompiledSeatSearch | None:
         """The game's compiled Q1-Q3 search from this round start, or None (as compiled_q4)."""
         return None
+
+
+class CompiledSeatSearch(Protocol):
+    """A game's compiled search of one question for one seat, as solver/simultaneous.py uses
+    it: the value of a round start within a budget.  The run it returns carries the value,
+    the budget that stopped it ("" when none did) and its counts (states, table hits)."""
+
+    def value(self, state: State, seconds: float | None, max_states: int | None) -> Any:
+        ...
