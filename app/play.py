@@ -21,8 +21,10 @@ from solver.fair import fair_hint_for_state, move_words, visible_text
 from solver.hints import clairvoyant_hint
 from solver.search import Budget, SolveResult
 
-#: The budget of the on-request analyses (verdict, clairvoyant hint, the deal's optimum).
+#: The budget of the on-request analyses (verdict, the deal's optimum).
 ANALYSIS_BUDGET = Budget(time_limit=20.0, max_memory_mb=512)
+#: Seconds of a clairvoyant hint in play, where the moves played lost included.
+HINT_SECONDS = 5.0
 
 PLAIN_HELP = ("type a move (its number or its notation), or: u undo, r redo, h hint (clairvoyant), "
               "f fair hint, v verdict, m moves so far, q quit")
@@ -113,22 +115,25 @@ class PlaySession:
         result = analyse(self.game, self.state, "optimal", self.budget)
         return _verdict_words(result)
 
-    def clairvoyant_hint(self) -> list[str]:
-        """The solver's next move reading the deal, and where a win or points were lost."""
-        advice = clairvoyant_hint(self.game, self.state, budget=self.budget)
+    def clairvoyant_hint(self, seconds: float = HINT_SECONDS) -> list[str]:
+        """The solver's next move reading the deal, and where a win or points were lost, all
+        within `seconds`."""
+        deadline = Deadline(seconds, share=HINT_SHARE if self.played else 1.0)
+        advice = clairvoyant_hint(self.game, self.state, budget=replace(self.budget, time_limit=deadline.first_share()))
         text = move_words(self.game, self.state, advice.move, peek=True)
         worth = (f"keeps the best score {advice.secures} reachable ({advice.verdict.lower()} with best play)"
                  if advice.proven else f"not proven ({advice.exhausted} ran out; best line found {advice.best_found})")
-        return [f"Hint (reads the deal): {text}: {worth}", *self.losses()]
+        return [f"Hint (reads the deal): {text}: {worth}", *self.losses(deadline.end)]
 
     def fair_hint(self, samples: int = 200, time_limit: float | None = 10.0) -> list[str]:
         """The move with the best win chance over the orders of the unseen cards."""
         hint = fair_hint_for_state(self.game, self.state, samples=samples, rng=self.rng, time_limit=time_limit)
         return [*hint.lines(), *self.losses()]
 
-    def losses(self) -> list[str]:
-        """Where the moves played threw away the win or points, if they did (empty if not)."""
-        note = where_lost(self.game, self.start, self.played, self.budget)
+    def losses(self, deadline: float | None = None) -> list[str]:
+        """Where the moves played threw away the win or points, if they did (empty if not, or
+        not found by `deadline`, a time.perf_counter() instant)."""
+        note = where_lost(self.game, self.start, self.played, self.budget, deadline)
         return [note] if note else []
 
     def deal_optimum(self) -> SolveResult:
@@ -166,7 +171,8 @@ class Deadline:
 
     def first_share(self) -> float:
         """Seconds for the first search: its share of the limit, at least a millisecond."""
-        return max(0.001, self.seconds * SEARCH_SHARE * self.share - (time.perf_counter() - self.started))
+        left = self.seconds * SEARCH_SHARE * self.share - (time.perf_counter() - self.started)
+        return max(0.001, round(left, 2))  # rounded: the limit is printed where it runs out
 
 
 def where_lost(game: Game, start: Any, moves: list[Any], budget: Budget = ANALYSIS_BUDGET,
