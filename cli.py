@@ -259,13 +259,18 @@ def verify(game, seed, deal_text, variants, players, suits, moves, as_json):
 @click.option("--verbose", is_flag=True, help="One line per deal.")
 @click.option("--policy", "policies", multiple=True, type=click.Choice(["fair", "greedy", "random"]),
               help="Play the seeds with this policy (no peeking; repeatable) beside the clairvoyant winnable rate.")
-@click.option("--samples", type=click.IntRange(min=1), default=40, show_default=True,
+@click.option("--samples", type=click.IntRange(min=1), default=300, show_default=True,
               help="--policy fair: solved samples per decision.")
+@click.option("--budgets", help="Play the fair policy at each of these samples per decision (comma-separated):"
+                                " its win rate against CPU time per decision.")
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False),
+              help="With --budgets: draw that curve to this PNG (needs matplotlib).")
 @click.option("--json", "as_json", is_flag=True, help="Print the rows (one per deal) and the summary as JSON.")
 def bench(game, seeds, mode, engine, time_limit, baseline, baseline_limit, variants, quick, verbose, policies,
-          samples, as_json):
+          samples, budgets, plot_path, as_json):
     """Solve a seed range and print decided %, time percentiles, states, win rate (Wilson 95 %);
-    with --policy, play it instead: each policy's win rate and time per decision."""
+    with --policy, play it instead: each policy's win rate and CPU time per decision; with
+    --budgets, the fair policy's win rate at each budget (--plot draws it)."""
     from tqdm import tqdm
 
     from app import benchmark
@@ -273,6 +278,18 @@ def bench(game, seeds, mode, engine, time_limit, baseline, baseline_limit, varia
 
     rules = make_game(game, variants)
     rows: list[dict] = []
+    if budgets:
+        from app.policies import bench_curve, curve_lines, plot_curves
+
+        seed_list = list(parse_seed_ranges(seeds))
+        counts = [int(word) for word in budgets.split(",") if word.strip()]
+        with tqdm(total=len(seed_list) * len(counts), unit="deal", disable=None, leave=False) as bar:
+            curve = bench_curve(rules, seed_list, counts, each=lambda name, deal: bar.update(1))
+        if plot_path:
+            plot_curves(curve, plot_path)
+        click.echo(as_json_text({"game": rules.name, "variant": rules.variant, "curve": curve}) if as_json
+                   else "\n".join(curve_lines(curve)))
+        return
     if policies:
         from app.policies import bench_policies
 

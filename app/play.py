@@ -125,10 +125,17 @@ class PlaySession:
                  if advice.proven else f"not proven ({advice.exhausted} ran out; best line found {advice.best_found})")
         return [f"Hint (reads the deal): {text}: {worth}", *self.losses(deadline.end)]
 
-    def fair_hint(self, samples: int = 200, time_limit: float | None = 10.0) -> list[str]:
-        """The move with the best win chance over the orders of the unseen cards."""
-        hint = fair_hint_for_state(self.game, self.state, samples=samples, rng=self.rng, time_limit=time_limit)
-        return [*hint.lines(), *self.losses()]
+    def fair_hint(self, samples: int = 200, time_limit: float | None = 2.0) -> list[str]:
+        """The move with the best win chance over the orders of the unseen cards; one time
+        limit for the advice and then where the moves played lost (as `usurper hint`)."""
+        if time_limit is None:
+            hint = fair_hint_for_state(self.game, self.state, samples=samples, rng=self.rng)
+            return [*hint.lines(), *self.losses()]
+        deadline = Deadline(time_limit, share=HINT_SHARE if self.played else 1.0)
+        hint = fair_hint_for_state(self.game, self.state, samples=samples, rng=self.rng,
+                                   time_limit=deadline.first_share())
+        note = where_lost(self.game, self.start, self.played, self.budget, deadline.end)
+        return [*hint.lines(), *([note] if note else [])]
 
     def losses(self, deadline: float | None = None) -> list[str]:
         """Where the moves played threw away the win or points, if they did (empty if not, or

@@ -8,10 +8,16 @@
   highest-ranked on ties.  Royal Assassin: a move that kills a Royal (the one killing most);
   else a reserve attack R(X) or an attack A(X) that leaves the least attack still needed to
   kill that Pretender, when that is at most 5; else a Joker placement; else T, else P, else E.
-- `fair`: the fair hint (solver/fair.py) in winnable mode with a small budget per decision.
+- `fair`: the fair hint (solver/fair.py) in winnable mode: a number of solved samples per
+  decision shared out by successive halving on common worlds, and the exact fair optimum
+  (expectimax, solver/expectimax.py) when few cards are unseen, its table kept from one
+  decision to the next (visible positions do not depend on the deal they came from).
 
 The benchmark plays each seed with each policy and sets their win rates (Wilson 95 %) beside
 the clairvoyant winnable rate of the same seeds: what a player who saw the deck could reach.
+`bench_curve` plays the fair policy at several budgets (win rate against CPU time per
+decision) and `plot_curves` draws it.  Time is CPU time (time.process_time), since the
+machines that run benchmarks are shared.
 """
 
 from __future__ import annotations
@@ -24,37 +30,61 @@ from typing import Any
 
 from games.base import Game, UsurperError, Verdict
 from solver.analysis import analyse
-from solver.fair import fair_hint_for_state
+from solver.expectimax import FairExpectimax, offers_exact
+from solver.fair import EXACT_NODES, fair_hint_for_state
 from solver.search import Budget
 from solver.stats import wilson_interval
 
 Policy = Callable[[Game, Any, random.Random], Any]
 POLICIES = ("fair", "greedy", "random")
-#: The fair policy's budget per decision: enough samples to separate clear moves, small
-#: enough to play a deal in seconds.
-FAIR_SAMPLES = 40
+#: The fair policy's budget per decision: solved samples (successive halving), each of at
+#: most FAIR_SAMPLE_BUDGET states.  Chosen on the curve of docs/play.md (Figures).
+FAIR_SAMPLES = 300
 FAIR_SAMPLE_BUDGET = Budget(max_states=2000, max_table=1 << 16, max_memory_mb=32)
 CLAIRVOYANT_BUDGET = Budget(time_limit=10.0, max_memory_mb=512)
+#: The expectimax table a fair policy keeps is dropped past this many positions.
+TABLE_LIMIT = 1_000_000
 
 
-def policy(name: str, samples: int = FAIR_SAMPLES) -> Policy:
+def policy(name: str, samples: int = FAIR_SAMPLES, exact_nodes: int = EXACT_NODES) -> Policy:
     """The named policy as a function (game, state, rng) -> move."""
     if name == "random":
         return lambda game, state, rng: rng.choice(game.legal_moves(state))
     if name == "greedy":
         return greedy_move
     if name == "fair":
-        return lambda game, state, rng: fair_move(game, state, rng, samples)
+        return FairPolicy(samples, exact_nodes)
     raise UsurperError(f"unknown policy {name!r} (known: {', '.join(POLICIES)})")
 
 
+class FairPolicy:
+    """The fair hint as a policy, with one expectimax table per game kept between decisions."""
+
+    def __init__(self, samples: int = FAIR_SAMPLES, exact_nodes: int = EXACT_NODES):
+        self.samples, self.exact_nodes = samples, exact_nodes
+        self.tables: dict[str, FairExpectimax] = {}
+
+    def __call__(self, game: Game, state: Any, rng: random.Random) -> Any:
+        moves = game.legal_moves(state)
+        if len(moves) == 1:
+            return moves[0]
+        return fair_hint_for_state(game, state, samples=self.samples, per_sample_budget=FAIR_SAMPLE_BUDGET,
+                                   rng=rng, mode="winnable", exact_nodes=self.exact_nodes,
+                                   expectimax=self._table(game)).move
+
+    def _table(self, game: Game) -> FairExpectimax | None:
+        model = game.visible_positions()
+        if not offers_exact(model):
+            return None
+        key = f"{game.name}/{game.variant}"
+        table = self.tables.get(key)
+        if table is None or len(table.table) > TABLE_LIMIT:
+            table = self.tables[key] = FairExpectimax(game, model)
+        return table
+
+
 def fair_move(game: Game, state: Any, rng: random.Random, samples: int = FAIR_SAMPLES) -> Any:
-    moves = game.legal_moves(state)
-    if len(moves) == 1:
-        return moves[0]
-    hint = fair_hint_for_state(game, state, samples=samples, per_sample_budget=FAIR_SAMPLE_BUDGET, rng=rng,
-                               mode="winnable")
-    return hint.move
+    return FairPolicy(samples)(game, state, rng)
 
 
 def greedy_move(game: Game, state: Any, rng: random.Random) -> Any:
@@ -68,7 +98,7 @@ class PlayedDeal:
     won: bool
     score: int
     decisions: int      # positions where the policy chose among two moves or more
-    seconds: float      # time spent choosing
+    seconds: float      # CPU time spent choosing
 
 
 def play_deal(game: Game, seed: int, choose: Policy, rng_seed: int = 0) -> PlayedDeal:
@@ -81,9 +111,9 @@ def play_deal(game: Game, seed: int, choose: Policy, rng_seed: int = 0) -> Playe
         if len(moves) == 1:
             move = moves[0]
         else:
-            started = time.perf_counter()
+            started = time.process_time()
             move = choose(game, state, rng)
-            seconds += time.perf_counter() - started
+            seconds += time.process_time() - started
             decisions += 1
         state = game.apply(state, move)
     outcome = game.outcome(state)
@@ -106,7 +136,17 @@ class PolicyReport:
         per_decision = sum(deal.seconds for deal in self.deals) / max(decisions, 1)
         mean = sum(deal.score for deal in self.deals) / max(count, 1)
         return (f"{self.name:<12} {self.wins:5d}/{count:<5d} won {self.wins / max(count, 1):7.2%} "
-                f"[{low:.2%}, {high:.2%}]  mean score {mean:6.2f}  {per_decision * 1000:8.2f} ms/decision")
+                f"[{low:.2%}, {high:.2%}]  mean score {mean:6.2f}  {per_decision * 1000:8.2f} ms CPU/decision")
+
+    def row(self) -> dict:
+        """The figures as data: wins, deals, Wilson interval, mean score, CPU per decision."""
+        count = len(self.deals)
+        low, high = wilson_interval(self.wins, count)
+        decisions = sum(deal.decisions for deal in self.deals)
+        return {"policy": self.name, "wins": self.wins, "deals": count, "win_rate": self.wins / max(count, 1),
+                "low": low, "high": high, "mean_score": sum(deal.score for deal in self.deals) / max(count, 1),
+                "decisions": decisions,
+                "cpu_per_decision": sum(deal.seconds for deal in self.deals) / max(decisions, 1)}
 
 
 def clairvoyant_report(game: Game, seeds: Iterable[int], budget: Budget = CLAIRVOYANT_BUDGET) -> str:
@@ -139,3 +179,94 @@ def bench_policies(game: Game, seeds: list[int], names: Iterable[str], samples: 
     if clairvoyant:
         lines.append(clairvoyant_report(game, seeds))
     return lines
+
+
+def bench_curve(game: Game, seeds: list[int], budgets: Iterable[int],
+                each: Callable[[str, PlayedDeal], None] | None = None) -> list[dict]:
+    """The fair policy at each budget (solved samples per decision): one row per budget with
+    its win rate, Wilson interval, mean score and CPU seconds per decision."""
+    rows = []
+    for samples in budgets:
+        report = PolicyReport(f"fair-{samples}")
+        choose = policy("fair", samples)
+        for seed in seeds:
+            deal = play_deal(game, seed, choose)
+            report.deals.append(deal)
+            if each is not None:
+                each(report.name, deal)
+        rows.append({"game": game.name, "samples": samples, **report.row()})
+    return rows
+
+
+def curve_lines(rows: list[dict]) -> list[str]:
+    """The rows of bench_curve as CSV (header first)."""
+    keys = ("game", "samples", "wins", "deals", "win_rate", "low", "high", "mean_score", "decisions",
+            "cpu_per_decision")
+    return [",".join(keys)] + [",".join(f"{row[key]:.4f}" if isinstance(row[key], float) else str(row[key])
+                                        for key in keys) for row in rows]
+
+
+def plot_curves(rows: list[dict], path: str, clairvoyant: dict[str, float] | None = None) -> None:
+    """Win rate (Wilson 95 % bars) against CPU seconds per decision, one line per game, on a
+    log time axis; a dashed line at each game's clairvoyant rate when given."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure, axes = plt.subplots(figsize=(7, 4.5))
+    for name in dict.fromkeys(row["game"] for row in rows):
+        mine = sorted((row for row in rows if row["game"] == name), key=lambda row: row["cpu_per_decision"])
+        x = [row["cpu_per_decision"] for row in mine]
+        y = [100 * row["win_rate"] for row in mine]
+        errors = [[100 * (row["win_rate"] - row["low"]) for row in mine],
+                  [100 * (row["high"] - row["win_rate"]) for row in mine]]
+        line = axes.errorbar(x, y, yerr=errors, marker="o", capsize=3, label=f"{name} fair")
+        for row, xi, yi in zip(mine, x, y):
+            axes.annotate(str(row["samples"]), (xi, yi), textcoords="offset points", xytext=(4, -10), fontsize=7)
+        if clairvoyant and name in clairvoyant:
+            axes.axhline(100 * clairvoyant[name], linestyle="--", color=line[0].get_color(), linewidth=1,
+                         label=f"{name} clairvoyant")
+    axes.set_xscale("log")
+    axes.set_xlabel("CPU seconds per decision (labels: solved samples)")
+    axes.set_ylabel("deals won (%)")
+    axes.set_ylim(0, 100)
+    axes.grid(True, alpha=0.3)
+    axes.legend(fontsize=8)
+    figure.tight_layout()
+    figure.savefig(path, dpi=120)
+    plt.close(figure)
+
+
+def exact_gap(game: Game, seeds: Iterable[int], choose: Policy, unseen: int, nodes: int = 2_000_000,
+              rng_seed: int = 0) -> list[dict]:
+    """The policy against the exact fair optimum where it can be computed: each seed is played
+    by the policy to its first decision with at most `unseen` cards face down; there the best
+    win chance of any fair player (V) is set beside the chance the policy's move keeps with
+    best fair play after it (Q), and the policy plays on to the end (won).  Seeds where the
+    deal ends first, or the expectimax exceeds `nodes`, are left out."""
+    from solver.expectimax import SearchStopped
+
+    model = game.visible_positions()
+    search = FairExpectimax(game, model)
+    rows = []
+    for seed in seeds:
+        rng = random.Random(rng_seed * 1_000_003 + seed)
+        state = game.initial_state(game.deal_from_seed(seed))
+        row = None
+        while game.outcome(state) is None:
+            moves = game.legal_moves(state)
+            move = moves[0] if len(moves) == 1 else choose(game, state, rng)
+            visible = model.visible_of(game, state)
+            if row is None and len(moves) > 1 and len(visible.unknown) <= unseen:
+                try:
+                    values = dict(search.move_values(visible, node_budget=nodes))
+                except SearchStopped:
+                    break
+                best = max(value[0] for value in values.values())
+                row = {"seed": seed, "unseen": len(visible.unknown), "moves": len(moves), "optimum": best,
+                       "policy_move": values[move][0]}
+            state = game.apply(state, move)
+        if row is not None and game.outcome(state) is not None:
+            rows.append({**row, "won": game.outcome(state).won})
+    return rows

@@ -458,6 +458,14 @@ class VisiblePositions(Protocol):
     def sample_state(self, game: Game, visible: Any, rng: Any) -> State:
         """A full state consistent with what is seen, the unseen cards in a uniform random order."""
 
+    #: Whether the unseen cards are exactly the cards still to come, so that each order of
+    #: them is one full state (state_with_order); the exact fair search needs it.
+    exact_orders: bool
+
+    def state_with_order(self, game: Game, visible: Any, order: Sequence[Any]) -> State:
+        """The full state whose face-down cards are `visible.unknown` in `order`, the next
+        card drawn first (solver/expectimax.py); UnsupportedGame where not `exact_orders`."""
+
     def unknown_count(self, visible: Any) -> int:
         """How many cards are unseen (at most one: the visible position is the whole state)."""
 

@@ -4,14 +4,22 @@ The position is a game's *visible* position (games/<game>/visible.py: the face-u
 the contents of the unknown cards).  Each move is valued by perfect-information Monte Carlo,
 as lonelybot does for Klondike: sample an order of the unknown cards, play the move, solve
 the result exactly under a small budget, and count a win only where the solver found one (a
-sample that hits its budget is *unknown*, never a win).  The samples are shared out by a
-bandit (UCB1) so that they go to the moves still in contention; the k-th sample of every
-move is played in the same sampled world, so the moves are compared on equal terms.
+sample that hits its budget is *unknown*, never a win).  Every move is valued on the same
+sampled worlds (common random numbers: the k-th sample of each move is played in one world),
+and the samples go to the moves still in contention by successive halving: each round gives
+every surviving move the same number of new worlds, then keeps the better half, so a budget
+of a few hundred samples is not spread thinly over thirty moves.
+
+When few cards are unseen (`EXACT_CARDS`) and the game's model gives a state per order, the
+hint is instead the exact fair optimum (solver/expectimax.py): an expectimax over which card
+comes next, with no sampling error and no strategy fusion; where its node budget or the
+time limit stops it, sampling takes over.
 
 The advice maximises the estimated chance of winning, then the mean score.  With at most one
 unknown card every order gives the same state, so the fair hint is the clairvoyant one and
 says it is exact.  Given a seed (`random.Random(seed)`) and no time limit the hint is
-deterministic: budgets per sample count states, not seconds.
+deterministic: budgets per sample and of the expectimax count states, not seconds.  A time
+limit is kept: no sample starts after it, and each sample's own search stops at it.
 """
 
 from __future__ import annotations
@@ -19,11 +27,13 @@ from __future__ import annotations
 import math
 import random
 import time
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from games.base import Game, UnsupportedGame, UsurperError, Verdict, VisiblePositions
 from solver.analysis import analyse
+from solver.expectimax import FairExpectimax, SearchStopped, offers_exact
 from solver.hints import clairvoyant_hint
 from solver.search import Budget
 from solver.stats import wilson_interval
@@ -32,8 +42,15 @@ from solver.stats import wilson_interval
 #: Per-sample search: a few milliseconds with the compiled engines, and a state count, not a
 #: time, so that a seeded hint repeats exactly.
 SAMPLE_BUDGET = Budget(max_states=5000, max_table=1 << 17, max_memory_mb=64)
-#: The exploration weight of UCB1 (sqrt 2 is the textbook value for rewards in 0..1).
-EXPLORATION = math.sqrt(2)
+#: The same for games whose positions repeat: their search spends far more on a state, and
+#: the default hint (200 samples) must answer within 2 s on one core.
+REPEATING_SAMPLE_BUDGET = Budget(max_states=100, max_table=1 << 16, max_memory_mb=32)
+#: At most this many unseen cards: the exact fair optimum is tried before any sampling.
+EXACT_CARDS = 4
+#: The expectimax's budget per hint, in chance expansions (tens of microseconds each).
+EXACT_NODES = 20_000
+#: Without a time limit, the exact one-order hint still stops here (seconds).
+EXACT_HINT_SECONDS = 30.0
 #: A win is worth this much of a sample's reward; the rest is the score's share, so the
 #: bandit also separates moves that no sample wins.
 WIN_WEIGHT = 0.9
@@ -50,19 +67,31 @@ class MoveEstimate:
     unknown: int = 0
     score_total: int = 0
     scores: list[int] = field(default_factory=list, repr=False)
+    survived: int = 0                      # halving rounds this move came through
+    exact_value: tuple[float, float] | None = None  # expectimax: (win chance, mean score)
 
     @property
     def win_rate(self) -> float:
+        if self.exact_value is not None:
+            return self.exact_value[0]
         return self.wins / self.samples if self.samples else 0.0
 
     @property
     def mean_score(self) -> float:
+        if self.exact_value is not None:
+            return self.exact_value[1]
         return self.score_total / self.samples if self.samples else 0.0
 
     @property
     def interval(self) -> tuple[float, float]:
         """Wilson 95 % interval of the win chance (unknown samples count as not won)."""
+        if self.exact_value is not None:
+            return self.exact_value[0], self.exact_value[0]
         return wilson_interval(self.wins, self.samples)
+
+    def reward(self, max_score: int) -> float:
+        """The mean reward of a sample in 0..1: mostly the win, a little the score."""
+        return WIN_WEIGHT * self.win_rate + (1 - WIN_WEIGHT) * self.mean_score / max(max_score, 1)
 
     def rank(self) -> tuple[float, float, int]:
         return self.win_rate, self.mean_score, self.samples
@@ -82,12 +111,13 @@ class FairHint:
     stopped_by_time: bool = False
     verdict: Verdict | None = None   # exact hints: the solver's verdict
     secures: int | None = None       # exact hints: the proven optimum
+    method: str = "sampled"          # "sampled", "expectimax" (exact fair optimum) or "one order"
 
     def report(self) -> dict:
         """For --json: the advice and every move's estimate."""
         return {
             "position": self.position, "move": self.move_text, "exact": self.exact, "samples": self.samples,
-            "stopped_by_time": self.stopped_by_time,
+            "stopped_by_time": self.stopped_by_time, "method": self.method,
             "verdict": str(self.verdict) if self.verdict else None, "secures": self.secures,
             "moves": [{"move": e.text, "samples": e.samples, "wins": e.wins, "unknown": e.unknown,
                        "win_rate": round(e.win_rate, 4), "interval": [round(x, 4) for x in e.interval],
@@ -100,6 +130,12 @@ class FairHint:
             worth = f"optimal score {self.secures}" if self.secures is not None else "optimum not proven"
             return [f"Fair hint (exact: the unknown cards can lie only one way): {self.move_text}",
                     f"  {str(self.verdict).lower()} with best play, {worth}"]
+        if self.method == "expectimax":
+            out = [f"Fair hint (exact fair optimum over the orders of the unseen cards): {self.move_text}"]
+            for estimate in self.estimates[:leading]:
+                out.append(f"  {estimate.text:<28} wins {estimate.win_rate:6.1%} "
+                           f"mean score {estimate.mean_score:5.1f}  (exact)")
+            return out
         note = " (stopped by the time limit)" if self.stopped_by_time else ""
         if len(self.estimates) == 1:
             note += "; the only legal move, so the clairvoyant hint too"
@@ -141,14 +177,23 @@ def visible_text(game: Game, state: Any) -> str:
     return visible_model(game).visible_text(game, state)
 
 
-def fair_hint(game: Game, visible: Any, samples: int = 200, per_sample_budget: Budget = SAMPLE_BUDGET,
+def fair_hint(game: Game, visible: Any, samples: int = 200, per_sample_budget: Budget | None = None,
               rng: random.Random | None = None, time_limit: float | None = None,
-              mode: str = "optimal") -> FairHint:
+              mode: str = "optimal", exact_nodes: int = EXACT_NODES,
+              expectimax: FairExpectimax | None = None,
+              clock: Callable[[], float] = time.perf_counter) -> FairHint:
     """The move with the best estimated win chance (then mean score) over orders of the
     unknown cards.  `samples` counts solved samples over all moves (each move gets at least
-    one); `mode` "winnable" only asks whether each sample wins (faster; scores then count
-    wins only), "optimal" also the best score."""
+    one, unless the time limit comes first); `mode` "winnable" only asks whether each sample
+    wins (faster; scores then count wins only), "optimal" also the best score.
+    `exact_nodes` (0: never) bounds the exact search tried when at most EXACT_CARDS cards
+    are unseen; `expectimax` lends it a table kept between hints; `clock` is the time source
+    of the limit.  `per_sample_budget` None: SAMPLE_BUDGET, or REPEATING_SAMPLE_BUDGET for
+    a game whose positions repeat."""
     model = visible_model(game)
+    deadline = None if time_limit is None else clock() + time_limit
+    if per_sample_budget is None:
+        per_sample_budget = REPEATING_SAMPLE_BUDGET if game.game_type.repeats else SAMPLE_BUDGET
     rng = rng or random.Random(0)
     first = model.sample_state(game, visible, rng)
     outcome = game.outcome(first)
@@ -156,22 +201,20 @@ def fair_hint(game: Game, visible: Any, samples: int = 200, per_sample_budget: B
         raise UsurperError(f"the game is over ({outcome.text()}); there is no next move")
     position = model.format_visible(game, visible)
     if model.unknown_count(visible) <= 1:
-        return _exact_hint(game, first, position)
+        return _exact_hint(game, first, position, deadline, clock)
     moves = game.legal_moves(first)
+    if exact_nodes and len(moves) > 1 and model.unknown_count(visible) <= EXACT_CARDS and offers_exact(model):
+        exact = _expectimax_hint(game, model, visible, first, position, exact_nodes, expectimax, deadline, clock)
+        if exact is not None:
+            return exact
     arms = [MoveEstimate(move, model.move_words(game, first, move)) for move in moves]
-    worlds = [first]
-    deadline = None if time_limit is None else time.perf_counter() + time_limit
-    pulls, stopped = 0, False
-    while pulls < max(samples, len(arms)):
-        if deadline is not None and pulls >= len(arms) and time.perf_counter() > deadline:
-            stopped = True
-            break
-        arm = _choose_arm(arms, pulls, game.max_score)
-        while len(worlds) <= arm.samples:
-            worlds.append(model.sample_state(game, visible, rng))
-        _sample(game, worlds[arm.samples], arm, per_sample_budget, mode)
-        pulls += 1
-    ranked = tuple(sorted(arms, key=MoveEstimate.rank, reverse=True))
+    sampler = _Worlds(game, model, visible, rng, first)
+    pulls, stopped = _halving(game, arms, sampler, samples, per_sample_budget, mode, deadline, clock)
+    ranked = tuple(sorted(arms, key=lambda arm: (arm.survived, arm.reward(game.max_score), arm.samples),
+                          reverse=True))
+    if not ranked[0].samples:  # the time limit came before any sample: the game's own order
+        best = game.order_moves(first, moves)[0]
+        ranked = tuple(sorted(ranked, key=lambda arm: arm.move != best))
     return FairHint(ranked[0].move, ranked[0].text, position, ranked, pulls, False, stopped)
 
 
@@ -181,29 +224,79 @@ def fair_hint_for_state(game: Game, state: Any, **options) -> FairHint:
 
 
 # ----- helpers ----------------------------------------------------------------------------
-def _exact_hint(game: Game, state: Any, position: str) -> FairHint:
+def _exact_hint(game: Game, state: Any, position: str, deadline: float | None,
+                clock: Callable[[], float]) -> FairHint:
     """One order of the unknown cards: the clairvoyant hint is the fair one."""
-    advice = clairvoyant_hint(game, state, budget=Budget(time_limit=30.0))
+    seconds = EXACT_HINT_SECONDS if deadline is None else max(0.001, deadline - clock())
+    advice = clairvoyant_hint(game, state, budget=Budget(time_limit=seconds))
     score = advice.secures if advice.secures is not None else advice.best_found or 0
     text = move_words(game, state, advice.move, peek=True)
     estimate = MoveEstimate(advice.move, text, 1, int(advice.verdict == Verdict.WON), 0, score, [score])
     return FairHint(advice.move, text, position, (estimate,), 1, True, False, advice.verdict,
-                    advice.secures)
+                    advice.secures, method="one order")
 
 
-def _choose_arm(arms: list[MoveEstimate], pulls: int, max_score: int) -> MoveEstimate:
-    """UCB1: every move once, then the best optimistic estimate (ties: the earlier move, as
-    the game lists its moves best first)."""
-    for arm in arms:
-        if not arm.samples:
-            return arm
-    log_pulls = math.log(max(pulls, 1))
+def _expectimax_hint(game: Game, model: VisiblePositions, visible: Any, first: Any, position: str, nodes: int,
+                     expectimax: FairExpectimax | None, deadline: float | None,
+                     clock: Callable[[], float]) -> FairHint | None:
+    """The exact fair optimum of every move, or None where the budget or deadline stops it."""
+    search = expectimax or FairExpectimax(game, model, clock=clock)
+    try:
+        values = search.move_values(visible, deadline=deadline, node_budget=nodes)
+    except SearchStopped:
+        return None
+    arms = [MoveEstimate(move, model.move_words(game, first, move), exact_value=value) for move, value in values]
+    ranked = tuple(sorted(arms, key=MoveEstimate.rank, reverse=True))
+    return FairHint(ranked[0].move, ranked[0].text, position, ranked, 0, False, method="expectimax")
 
-    def upper(arm: MoveEstimate) -> float:
-        mean = WIN_WEIGHT * arm.win_rate + (1 - WIN_WEIGHT) * arm.mean_score / max(max_score, 1)
-        return mean + EXPLORATION * math.sqrt(log_pulls / arm.samples)
 
-    return max(arms, key=upper)
+class _Worlds:
+    """The sampled worlds, shared by every move: world k is the k-th order drawn."""
+
+    def __init__(self, game: Game, model: VisiblePositions, visible: Any, rng: random.Random, first: Any):
+        self.game, self.model, self.visible, self.rng = game, model, visible, rng
+        self.worlds = [first]
+
+    def __getitem__(self, index: int) -> Any:
+        while len(self.worlds) <= index:
+            self.worlds.append(self.model.sample_state(self.game, self.visible, self.rng))
+        return self.worlds[index]
+
+
+def _halving(game: Game, arms: list[MoveEstimate], worlds: _Worlds, samples: int, budget: Budget, mode: str,
+             deadline: float | None, clock: Callable[[], float]) -> tuple[int, bool]:
+    """Successive halving over the moves on common worlds: each round shares its part of the
+    samples equally among the moves alive (at least one each), then keeps the better half
+    (ties: the earlier move, as the game lists its moves best first).  Returns the samples
+    solved and whether the deadline stopped it."""
+    alive = list(arms)
+    rounds = max(1, math.ceil(math.log2(len(alive)))) if len(alive) > 1 else 1
+    pulls, cap = 0, max(samples, len(arms))
+    for done in range(rounds):
+        each = max(1, (cap - pulls) // ((rounds - done) * len(alive)))
+        target = alive[0].samples + each
+        for arm in alive:
+            while arm.samples < target and pulls < cap:
+                now = None if deadline is None else clock()
+                if now is not None and now >= deadline:
+                    return pulls, True
+                _sample(game, worlds[arm.samples], arm, _until(budget, deadline, now), mode)
+                pulls += 1
+        if len(alive) == 1 or pulls >= cap:
+            break  # one move left, or the samples are spent (maybe mid-round)
+        alive.sort(key=lambda arm: arm.reward(game.max_score), reverse=True)  # stable: ties keep order
+        alive = alive[:math.ceil(len(alive) / 2)]
+        for arm in alive:
+            arm.survived += 1
+    return pulls, False
+
+
+def _until(budget: Budget, deadline: float | None, now: float | None) -> Budget:
+    """`budget` with its time limit cut to what is left at `now` before the deadline."""
+    if deadline is None or now is None:
+        return budget
+    left = max(0.001, deadline - now)
+    return replace(budget, time_limit=left if budget.time_limit is None else min(budget.time_limit, left))
 
 
 def _sample(game: Game, world: Any, arm: MoveEstimate, budget: Budget, mode: str) -> None:

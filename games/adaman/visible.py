@@ -94,8 +94,17 @@ def sample_state(game: AdamanRules, visible: AdamanVisible, rng: random.Random) 
     """One full state consistent with `visible`: the unseen cards in a random order."""
     unknown = list(visible.unknown)
     rng.shuffle(unknown)
-    cards = tuple(bits(visible.seen)) + tuple(unknown)
-    return AdamanState(deal_tables(cards), len(cards) - len(unknown), visible.capital, visible.resources,
+    return state_with_order(game, visible, unknown)
+
+
+#: The unseen cards are exactly the cards still to come (VisiblePositions.exact_orders).
+exact_orders = True
+
+
+def state_with_order(game: AdamanRules, visible: AdamanVisible, order) -> AdamanState:
+    """The full state whose deck holds the unseen cards in `order`, top first."""
+    cards = tuple(bits(visible.seen)) + tuple(order)
+    return AdamanState(deal_tables(cards), len(cards) - len(order), visible.capital, visible.resources,
                        visible.palace, _status(visible))
 
 

@@ -40,7 +40,7 @@ import random
 import re
 from dataclasses import dataclass
 
-from games.base import DealError
+from games.base import DealError, UnsupportedGame
 from games.kings_reign import notation
 from games.kings_reign.rules import (
     ACT,
@@ -140,6 +140,15 @@ def sample_state(game, visible: KingsReignVisible, rng: random.Random) -> KingsR
     rng.shuffle(unknown)
     downs = sum(1 for c in visible.cells if c >> 5 & 7 == DOWN)
     return _state(visible, unknown[:downs], unknown[downs:downs + visible.deck_count])
+
+
+#: The unseen pool can hold cards that have left the game, so an order of it is not one
+#: state (VisiblePositions.exact_orders).
+exact_orders = False
+
+
+def state_with_order(game, visible: KingsReignVisible, order) -> KingsReignState:
+    raise UnsupportedGame("King's Reign's unseen cards are not exactly the cards to come: no exact fair search")
 
 
 def unknown_count(visible: KingsReignVisible) -> int:

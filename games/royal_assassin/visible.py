@@ -133,8 +133,17 @@ def sample_state(game: RoyalAssassinRules, visible: RoyalAssassinVisible, rng: r
     """One full state consistent with `visible`: the unseen cards in a random order."""
     unknown = list(visible.unknown)
     rng.shuffle(unknown)
+    return state_with_order(game, visible, unknown)
+
+
+#: The unseen cards are exactly the cards still to come (VisiblePositions.exact_orders).
+exact_orders = True
+
+
+def state_with_order(game: RoyalAssassinRules, visible: RoyalAssassinVisible, order) -> RoyalAssassinState:
+    """The full state whose stock holds the unseen cards in `order`, top first."""
     turned_before = _deck_cards_seen(game, visible)
-    stock = tuple(turned_before) + tuple(unknown)
+    stock = tuple(turned_before) + tuple(order)
     columns, piles, locks = [], [], []
     for column in visible.columns:
         columns.append(tuple(royal(card, _total(game, attack), _total(game, defence))

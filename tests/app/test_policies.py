@@ -67,6 +67,54 @@ def test_unknown_policy_is_refused_in_one_line():
 def test_benchmark_prints_each_policy_beside_the_clairvoyant_rate():
     lines = bench_policies(RA, [0, 1, 2], ["greedy", "random"])
     assert lines[0] == "royal-assassin (standard), 3 deals (seeds 0-2)"
-    assert lines[1].startswith("greedy ") and "won" in lines[1] and "ms/decision" in lines[1]
+    assert lines[1].startswith("greedy ") and "won" in lines[1] and "ms CPU/decision" in lines[1]
     assert lines[2].startswith("random ")
     assert lines[3].startswith("clairvoyant      3/3     winnable 100.00%")
+
+
+def test_the_fair_hint_in_play_shares_one_two_second_limit(monkeypatch):
+    import app.play as play
+
+    asked = {}
+
+    def hint(game, state, samples, rng, time_limit=None):
+        asked["hint"] = time_limit
+        return Hint()
+
+    class Hint:
+        def lines(self):
+            return ["Fair hint: x"]
+
+    def where_lost(game, start, moves, budget, deadline):
+        asked["lost"] = deadline - play.time.perf_counter()
+        return None
+
+    monkeypatch.setattr(play, "fair_hint_for_state", hint)
+    monkeypatch.setattr(play, "where_lost", where_lost)
+    session = play.PlaySession(ADAMAN, ADAMAN.initial_state(ADAMAN.deal_from_seed(5)))
+    session.play(ADAMAN.legal_moves(session.state)[0])
+    assert session.fair_hint(200) == ["Fair hint: x"]
+    assert 0 < asked["hint"] <= 2.0 * play.HINT_SHARE and asked["lost"] <= 2.0
+
+
+def test_fair_policy_is_deterministic_under_its_seed_and_keeps_its_table():
+    choose = policy("fair", 30)
+    first = play_deal(RA, 3, choose)
+    again = play_deal(RA, 3, policy("fair", 30))
+    assert (first.won, first.score, first.decisions) == (again.won, again.score, again.decisions)
+    assert choose.tables  # the expectimax table kept for the next decision
+
+
+def test_bench_budgets_prints_the_curve_and_draws_it(tmp_path):
+    from click.testing import CliRunner
+
+    from cli import usurper
+
+    picture = tmp_path / "curve.png"
+    result = CliRunner().invoke(usurper, ["bench", "royal-assassin", "--seeds", "0-1", "--budgets", "4,8",
+                                          "--plot", str(picture)])
+    assert result.exit_code == 0, result.output
+    header, *rows = result.output.strip().splitlines()
+    assert header.startswith("game,samples,wins,deals,win_rate,low,high")
+    assert [row.split(",")[1] for row in rows] == ["4", "8"]
+    assert picture.stat().st_size > 1000

@@ -80,3 +80,88 @@ def test_a_forced_move_is_the_fair_and_the_clairvoyant_hint():
     hint = fair_hint_for_state(RA, state, samples=10, rng=random.Random(0))
     assert hint.move == clairvoyant_hint(RA, state).move == "T"
     assert "the only legal move, so the clairvoyant hint too" in hint.lines()[0]
+
+
+class TickingClock:
+    """A fake time source: each reading is `step` seconds after the one before."""
+
+    def __init__(self, step=0.01):
+        self.now, self.step = 100.0, step
+
+    def __call__(self):
+        self.now += self.step
+        return self.now
+
+
+def test_no_sample_starts_after_the_deadline(monkeypatch):
+    import solver.fair as fair
+
+    clock, started = TickingClock(), []
+    real_sample = fair._sample
+
+    def sample(*args):
+        started.append(clock.now)
+        real_sample(*args)
+
+    monkeypatch.setattr(fair, "_sample", sample)
+    state = ADAMAN.initial_state(ADAMAN.deal_from_seed(5))
+    hint = fair_hint_for_state(ADAMAN, state, samples=500, rng=random.Random(0), time_limit=0.2, clock=clock,
+                               mode="winnable")
+    deadline = 100.0 + 0.01 + 0.2
+    assert hint.stopped_by_time and 0 < hint.samples == len(started) < 500
+    assert max(started) < deadline
+    assert hint.samples < len(ADAMAN.legal_moves(state))  # the limit wins over "one sample a move"
+
+
+def test_each_sample_is_given_no_more_time_than_is_left(monkeypatch):
+    import solver.fair as fair
+
+    clock, given = TickingClock(0.001), []
+    real_analyse = fair.analyse
+
+    def analyse(game, state, mode, budget):
+        given.append((budget.time_limit, deadline - clock.now))
+        return real_analyse(game, state, mode, budget)
+
+    monkeypatch.setattr(fair, "analyse", analyse)
+    deadline = 100.0 + 0.001 + 2.0
+    state = RA.apply(RA.initial_state(RA.deal_from_seed(5)), "T")
+    fair_hint_for_state(RA, state, samples=60, rng=random.Random(0), time_limit=2.0, clock=clock)
+    assert given and all(limit is not None and limit <= left + 1e-9 for limit, left in given)
+
+
+def test_a_hint_with_too_little_time_still_answers_a_legal_move():
+    state = ADAMAN.initial_state(ADAMAN.deal_from_seed(5))
+    hint = fair_hint_for_state(ADAMAN, state, samples=100, rng=random.Random(0), time_limit=0.0,
+                               clock=TickingClock())
+    assert hint.samples == 0 and hint.stopped_by_time
+    assert hint.move in ADAMAN.legal_moves(state)
+
+
+def test_the_one_order_hint_keeps_the_time_limit(monkeypatch):
+    import solver.fair as fair
+
+    budgets = []
+    real = fair.clairvoyant_hint
+
+    def clairvoyant(game, state, budget):
+        budgets.append(budget)
+        return real(game, state, budget=budget)
+
+    monkeypatch.setattr(fair, "clairvoyant_hint", clairvoyant)
+    state = along_optimal_line(ADAMAN, 5, 1)
+    fair_hint_for_state(ADAMAN, state, samples=10, time_limit=1.5, clock=TickingClock(0.001))
+    assert budgets and budgets[0].time_limit <= 1.5
+
+
+def test_halving_keeps_the_better_half_on_common_worlds():
+    state = ADAMAN.initial_state(ADAMAN.deal_from_seed(5))
+    moves = len(ADAMAN.legal_moves(state))
+    hint = fair_hint_for_state(ADAMAN, state, samples=400, mode="winnable", rng=random.Random(3))
+    assert hint.samples == 400 == sum(e.samples for e in hint.estimates)
+    leader = hint.estimates[0]
+    assert leader.samples == max(e.samples for e in hint.estimates)
+    assert leader.survived == max(e.survived for e in hint.estimates) > 0
+    assert sum(e.survived > 0 for e in hint.estimates) == (moves + 1) // 2
+    # common worlds: moves sampled as often were valued on the very same worlds
+    assert len({e.samples for e in hint.estimates if e.survived == 0}) == 1
