@@ -148,7 +148,8 @@ def solve_command(game, seed, deal_text, variants, players, suits, time_limit, m
 @search_options
 @click.option("--moves", default="", help="Moves already played, separated by ';'.")
 @click.option("--fair", is_flag=True,
-              help="Advise from what a player sees: sample the order of the face-down cards.")
+              help="Advise from what a player sees: sample the order of the face-down cards "
+                   "(2 s unless --time-limit is given).")
 @click.option("--visible", "visible_text",
               help="The position as a player sees it (notation: docs/play.md); the hint is then fair.")
 @click.option("--samples", type=click.IntRange(min=1), default=200, show_default=True,
@@ -161,12 +162,14 @@ def hint(game, seed, deal_text, variants, players, suits, time_limit, max_states
     import random
     from dataclasses import replace
 
-    from app.play import HINT_SHARE, Deadline, where_lost
+    from app.play import FAIR_SECONDS, HINT_SHARE, Deadline, where_lost
     from app.reports import clairvoyant_report, format_clairvoyant, seat_hint
     from solver.fair import fair_hint, fair_hint_for_state, parse_visible
     from solver.search import Budget
 
     rng = random.Random(random_seed)
+    if (fair or visible_text is not None) and option_defaulted("time_limit"):
+        time_limit = FAIR_SECONDS  # a fair hint is asked at the table: seconds, not a minute
     if visible_text is not None:
         if seed is not None or deal_text is not None or moves.strip():
             raise UsurperError("--visible is the whole position: give no --seed, --deal or --moves with it")
@@ -463,6 +466,11 @@ def pick(game, winnable, min_score, catalogue_file, variants, random_seed, as_js
 
     report = pick_report(make_game, game, variants, catalogue_file, winnable, min_score, random.Random(random_seed))
     click.echo(as_json_text(report) if as_json else "\n".join(format_pick(report)))
+
+
+def option_defaulted(name: str) -> bool:
+    """Whether the option `name` of the running command was left at its default."""
+    return click.get_current_context().get_parameter_source(name) == click.core.ParameterSource.DEFAULT
 
 
 def load_deal(game: str, seed, deal_text, variants) -> tuple[Game, tuple]:

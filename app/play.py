@@ -25,6 +25,8 @@ from solver.search import Budget, SolveResult
 ANALYSIS_BUDGET = Budget(time_limit=20.0, max_memory_mb=512)
 #: Seconds of a clairvoyant hint in play, where the moves played lost included.
 HINT_SECONDS = 5.0
+#: Seconds of a fair hint when none are given (in play, and `usurper hint --fair`).
+FAIR_SECONDS = 2.0
 
 PLAIN_HELP = ("type a move (its number or its notation), or: u undo, r redo, h hint (clairvoyant), "
               "f fair hint, v verdict, m moves so far, q quit")
@@ -125,7 +127,7 @@ class PlaySession:
                  if advice.proven else f"not proven ({advice.exhausted} ran out; best line found {advice.best_found})")
         return [f"Hint (reads the deal): {text}: {worth}", *self.losses(deadline.end)]
 
-    def fair_hint(self, samples: int = 200, time_limit: float | None = 2.0) -> list[str]:
+    def fair_hint(self, samples: int = 200, time_limit: float | None = FAIR_SECONDS) -> list[str]:
         """The move with the best win chance over the orders of the unseen cards; one time
         limit for the advice and then where the moves played lost (as `usurper hint`)."""
         if time_limit is None:

@@ -23,12 +23,10 @@ from textual.widgets import Footer, Header, OptionList, Static
 from textual.widgets.option_list import Option
 
 from app.background import Job
-from app.play import PlaySession
+from app.play import FAIR_SECONDS, PlaySession
 
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 PLAYING_CARD = re.compile(r"\b(10|[2-9AJQK])([CDHS])\b")
-#: Seconds of the fair hint asked with `f` (its samples stop there).
-FAIR_SECONDS = 2.0
 POLL_SECONDS = 0.1
 KEYS_HELP = ("Keys: arrows or a move's number, then Enter, play a move; u undo, r redo; "
              "h hint (reads the deal), f fair hint (sees what you see), v verdict; "

@@ -185,3 +185,24 @@ def test_show_reveal_adds_the_face_down_cards_in_order(game, tail):
     hidden = usurper("show", game, "--seed", "1").stdout
     shown = usurper("show", game, "--seed", "1", "--reveal").stdout
     assert tail not in hidden and tail in shown and shown.startswith(hidden.strip())
+
+
+def test_a_fair_hint_without_a_time_limit_takes_two_seconds_not_a_minute(monkeypatch):
+    from click.testing import CliRunner
+
+    import cli
+    import solver.fair
+
+    asked = []
+    real = solver.fair.fair_hint_for_state
+
+    def recording(game, state, **options):
+        asked.append(options["time_limit"])
+        return real(game, state, **{**options, "samples": 5})
+
+    monkeypatch.setattr(solver.fair, "fair_hint_for_state", recording)
+    done = CliRunner().invoke(cli.usurper, ["hint", "adaman", "--seed", "5", "--fair"])
+    assert done.exit_code == 0, done.output
+    done = CliRunner().invoke(cli.usurper, ["hint", "adaman", "--seed", "5", "--fair", "--time-limit", "7"])
+    assert done.exit_code == 0, done.output
+    assert asked[0] <= 2.0 and 2.0 < asked[1] <= 7.0
