@@ -17,10 +17,11 @@ from solver import catalogue
 SHIPPED = sorted(path for pattern in ("*.jsonl", "*.jsonl.gz") for path in catalogue.SHIPPED_DIR.glob(pattern))
 GAMES = ("adaman", "royal-assassin", "kings-reign")
 
-#: The main file of a game holds seeds 0-9,999; a file named GAME-A-B.jsonl[.gz] holds A-B;
-#: STEM-hard-Ns.jsonl asks again what STEM.jsonl[.gz] and the hard files of STEM before it (by
-#: time limit) left undecided.
+#: The main file of a game holds seeds 0-9,999, the main file of a variant (GAME.VARIANTS.jsonl)
+#: seeds 0-999; a file named GAME-A-B.jsonl[.gz] holds A-B; STEM-hard-Ns.jsonl asks again what
+#: STEM.jsonl[.gz] and the hard files of STEM before it (by time limit) left undecided.
 MAIN_RANGE = range(10_000)
+VARIANT_RANGE = range(1_000)
 RANGE_NAME = re.compile(r"^(?P<game>[a-z-]+?)-(?P<first>\d+)-(?P<last>\d+)\.jsonl(\.gz)?$")
 HARD_NAME = re.compile(r"^(?P<stem>.+)-hard-\d+s\.jsonl$")
 
@@ -69,6 +70,8 @@ def test_each_shipped_file_holds_every_seed_of_its_range_once(path):
     book = catalogue.read(path)
     if path.name == f"{book.header['game']}.jsonl":
         assert set(book.rows) == set(MAIN_RANGE)
+    elif path.name == catalogue.shipped_catalogue(job_of(book)).name:
+        assert book.header["variants"] and set(book.rows) == set(VARIANT_RANGE)
     elif match := RANGE_NAME.match(path.name):
         assert match["game"] == book.header["game"]
         assert set(book.rows) == set(range(int(match["first"]), int(match["last"]) + 1))
@@ -93,7 +96,7 @@ def test_a_hard_file_asks_again_exactly_what_was_left_undecided(path):
 @pytest.mark.parametrize("game", GAMES)
 def test_the_whole_catalogue_reads_every_file_of_the_game(game):
     paths = catalogue.shipped_catalogues(catalogue.make_job(make_game, game))
-    assert set(paths) == {path for path in SHIPPED if path.name.startswith(f"{game}.") or
+    assert set(paths) == {path for path in SHIPPED if path.name == f"{game}.jsonl" or
                           path.name.startswith(f"{game}-")}
     whole = catalogue.read_all(paths)
     widest = max((set(catalogue.read(path).rows) for path in paths), key=len)
@@ -139,6 +142,15 @@ def test_the_cheapest_rows_of_each_file_agree_with_solving_again(path):
 @pytest.mark.parametrize("path", SHIPPED, ids=lambda path: path.name)
 def test_two_hundred_rows_of_each_file_agree_with_solving_again(path):
     agrees_when_solved_again(catalogue.read(path), 200, most_seconds=60.0)
+
+
+def test_a_variant_catalogue_is_read_whole_by_pick_and_stats():
+    variants = [path for path in SHIPPED if path.name.count(".") == 2 and path.name.endswith(".jsonl")
+                and "-hard-" not in path.name]
+    assert variants, "no variant catalogue shipped"
+    for path in variants:
+        job = job_of(catalogue.read(path))
+        assert catalogue.shipped_catalogues(job)[0] == path
 
 
 def test_shipped_files_are_named_for_what_they_hold():
