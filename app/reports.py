@@ -184,6 +184,8 @@ def _seat_report(game: Game, cards: tuple, state: Any, seed: int | None, seat: i
             "best_action": answer.best_action, "strategy": answer.strategy,
             "opponent_strategy": answer.opponent_strategy, "exhausted": answer.exhausted,
             "states": answer.stats.states, "seconds": round(answer.stats.seconds, 3),
+            "reasons": {"cards": [answer.cards_low_reason, answer.cards_high_reason],
+                        "margin": [answer.margin_low_reason, answer.margin_high_reason]},
         }
     return {"game": game.name, "variant": game.variant, "seed": seed, "deal": game.format_deal(cards),
             "players": len(game.returns(state)), "seat": seat + 1, "answers": answers}
@@ -201,6 +203,11 @@ def format_seat_report(report: dict) -> list[str]:
         else:
             low, high = answer["margin_bounds"]
             lines.append(f"  undecided ({answer['exhausted']} ran out): margin between {low:g} and {high:g}")
+            lines += _bound_reasons(answer, "margin", "    ")
+            if question != "q4":
+                low, high = answer["cards_bounds"]
+                lines.append(f"  cards {low:g}" if low == high else f"  cards between {low:g} and {high:g}")
+                lines += _bound_reasons(answer, "cards", "    ")
         if answer["best_action"]:
             lines.append(f"  P's first move: {answer['best_action']}")
         for who, mix in (("P", answer["strategy"]), ("opponent", answer["opponent_strategy"])):
@@ -208,6 +215,16 @@ def format_seat_report(report: dict) -> list[str]:
                 lines.append(f"  {who} plays: " + ", ".join(f"{move} {share:.2f}" for move, share in mix.items()))
         lines.append(f"  {answer['states']:,} states, {answer['seconds']:.2f} s")
     return lines
+
+
+def _bound_reasons(answer: dict, payoff: str, indent: str) -> list[str]:
+    """What each end of an undecided interval rests on (a strategy found, a search, a bound)."""
+    low, high = answer[f"{payoff}_bounds"]
+    if low == high:
+        return []
+    why_low, why_high = answer.get("reasons", {}).get(payoff, ["", ""])
+    return ([f"{indent}at least {low:g}: {why_low}"] if why_low else []) + (
+        [f"{indent}at most {high:g}: {why_high}"] if why_high else [])
 
 
 def seat_hint(game: Game, state: Any, budget: Budget) -> tuple[list[str], dict]:

@@ -2,12 +2,16 @@
 
     python bench/devils_throne.py                          # seeds 0-9, 2 players, 5 s a question
     python bench/devils_throne.py --seeds 0-19 --players 3 --questions q1,q2,q3 --time-limit 20
+    python bench/devils_throne.py --players 3 --seat all --time-limit 60
     python bench/devils_throne.py --suits C,S --seeds 0-99 --time-limit 600
 
 Each question has its own budget (solver/simultaneous.py); an undecided one prints its
-interval.  Seconds are wall-clock per question; each deal's CPU time is printed too (the
-machine may be shared).  With two players the summary gives the Q4 distribution (seat P's card margin in
-mixed strategies) and how often seat 1 is favoured.
+interval and what each end rests on.  Seconds are wall-clock per question; each deal's CPU
+time is printed too (the machine may be shared), and the summary gives the median CPU
+seconds a deal.  The summary counts the questions decided within 10 s, 60 s and 600 s (of
+those the limit allows).  With two players it gives the Q4 distribution (seat P's card
+margin in mixed strategies) and how often seat 1 is favoured; with `--seat all`, each seat's
+and suit's mean decided Q2 and Q3 cards.
 """
 
 from __future__ import annotations
@@ -21,38 +25,77 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.devils_throne import DevilsThrone  # noqa: E402
+from games import make_game  # noqa: E402
+from solver.analysis import SeatQuestions, analyse  # noqa: E402
 from solver.search import Budget  # noqa: E402
-from solver.simultaneous import QUESTIONS, Answer, analyse  # noqa: E402
+from solver.simultaneous import QUESTIONS, Answer  # noqa: E402
+
+THRESHOLDS = (10, 60, 600)
 
 
 def main(argv: list[str] | None = None) -> None:
     options = _parser().parse_args(argv)
-    game = DevilsThrone(options.players, options.suits.split(",") if options.suits else None)
+    variants = [f"players={options.players}"] + ([f"suits={options.suits}"] if options.suits else [])
+    game = make_game("devils-throne", variants)
     questions = tuple(options.questions.split(",")) if options.questions else (
         QUESTIONS if options.players == 2 else QUESTIONS[:3])
+    seats = range(1, options.players + 1) if options.seat == "all" else [int(options.seat)]
     budget = Budget(time_limit=options.time_limit, max_states=options.max_states)
     rows: dict[str, list[Answer]] = {q: [] for q in questions}
+    by_seat: dict[int, list] = {seat: [] for seat in seats}
+    deal_cpu = []
     print(f"devils-throne {game.variant}, seat {options.seat}, {options.time_limit:g} s a question")
     for seed in _seeds(options.seeds):
         state = game.initial_state(game.deal_from_seed(seed))
-        cpu = time.process_time()
-        analysis = analyse(game, state, options.seat - 1, questions, budget, options.engine)
-        cpu = time.process_time() - cpu
-        for question, answer in analysis.answers.items():
-            rows[question].append(answer)
-            print(f"seed {seed} {question}: {_value_text(answer)}  states {answer.stats.states}"
-                  f"  {answer.stats.seconds:.2f} s", flush=True)
-        print(f"seed {seed}: {cpu:.2f} s of CPU for all questions", flush=True)
+        for seat in seats:
+            cpu = time.process_time()
+            analysis = analyse(game, state, SeatQuestions(seat - 1, questions), budget, options.engine)
+            cpu = time.process_time() - cpu
+            deal_cpu.append(cpu)
+            by_seat[seat].append(analysis.answers)
+            for question, answer in analysis.answers.items():
+                rows[question].append(answer)
+                print(f"seed {seed} seat {seat} {question}: {_value_text(answer)}  states {answer.stats.states}"
+                      f"  {answer.stats.seconds:.2f} s", flush=True)
+                if not answer.decided and answer.question != "q4":
+                    print(f"    {_reasons(answer)}", flush=True)
+            print(f"seed {seed} seat {seat}: {cpu:.2f} s of CPU for all questions", flush=True)
     print()
     for question, answers in rows.items():
         decided = [a for a in answers if a.decided]
         seconds = [a.stats.seconds for a in answers]
         states = [a.stats.states for a in answers]
-        print(f"{question}: decided {len(decided)}/{len(answers)}; median {statistics.median(seconds):.2f} s,"
-              f" max {max(seconds):.2f} s; median states {statistics.median(states):.0f}, max {max(states)}")
+        within = ", ".join(f"{sum(a.decided and a.stats.seconds <= t for a in answers)} within {t} s"
+                           for t in THRESHOLDS if t <= options.time_limit + 1e-9)
+        print(f"{question}: decided {len(decided)}/{len(answers)} ({within});"
+              f" median {statistics.median(seconds):.2f} s, max {max(seconds):.2f} s;"
+              f" median states {statistics.median(states):.0f}, max {max(states)}")
+    print(f"CPU a deal (all questions): median {statistics.median(deal_cpu):.2f} s, max {max(deal_cpu):.2f} s")
     if "q4" in rows:
-        _q4_summary(rows["q4"], options.seat)
+        _q4_summary(rows["q4"], int(options.seat) if options.seat != "all" else 1)
+    if len(seats) > 1:
+        _seat_summary(game, by_seat)
+
+
+def _reasons(answer: Answer) -> str:
+    return (f"cards: low {answer.cards_low_reason}; high {answer.cards_high_reason} | "
+            f"margin: low {answer.margin_low_reason}; high {answer.margin_high_reason}")
+
+
+def _seat_summary(game, by_seat: dict[int, list]) -> None:
+    """Each seat's (and so suit's) mean decided cards under Q2 and Q3, and the seats' order."""
+    for question in ("q2", "q3"):
+        means = {}
+        for seat, analyses in by_seat.items():
+            values = [a[question].cards for a in analyses if question in a and a[question].cards is not None]
+            if values:
+                means[seat] = (statistics.mean(values), len(values))
+        if not means:
+            print(f"{question}: no seat's cards decided")
+            continue
+        text = ", ".join(f"seat {seat} ({game.suits[seat - 1]}) {mean:.2f} on {n}" for seat, (mean, n) in means.items())
+        best = max(means, key=lambda seat: means[seat][0])
+        print(f"{question} cards, mean over the seeds decided: {text}; favoured: seat {best} ({game.suits[best - 1]})")
 
 
 def _q4_summary(answers: list[Answer], seat: int) -> None:
@@ -92,12 +135,12 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--seeds", default="0-9", help="e.g. 0-99 or 3,7,10-12")
     parser.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
     parser.add_argument("--suits", default="", help="one suit a seat, e.g. C,S (default D,H,S,C)")
-    parser.add_argument("--seat", type=int, default=1, help="seat P, 1-based")
+    parser.add_argument("--seat", default="1", help="seat P, 1-based, or all")
     parser.add_argument("--questions", default="", help="e.g. q2,q4 (default all the player count allows)")
     parser.add_argument("--time-limit", type=float, default=5.0, help="seconds a question")
     parser.add_argument("--max-states", type=int, default=None, help="round starts a question")
     parser.add_argument("--engine", default="auto", choices=("auto", "python", "compiled"),
-                        help="compiled: games/devils_throne/_core (two players); auto: it where built")
+                        help="compiled: games/devils_throne/_core; auto: it where built")
     return parser
 
 

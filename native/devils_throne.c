@@ -1,6 +1,6 @@
 /* native/devils_throne.c: the extension games.devils_throne._core, composed.
  *
- *   games/devils_throne/_core.c     Devil's Throne's rules for two seats (Ctx, Start, Node, hooks)
+ *   games/devils_throne/_core.c     Devil's Throne's rules for two to four seats (Ctx, Start, Node, hooks)
  *   solver/_simultaneous_core.h     the Q1-Q4 searches over those hooks
  *   below                           the Python binding: a solver per deal, seat and question
  *
@@ -13,22 +13,26 @@
 #include "../games/devils_throne/_core.c"
 #include "../solver/_simultaneous_core.h"
 
-#define CAPSULE "devils_throne.q4"
+#define CAPSULE "devils_throne.solver"
 
 static void capsule_free(PyObject *capsule) {
     solver_free(PyCapsule_GetPointer(capsule, CAPSULE));
 }
 
-/* new_solver(p, effects, coins, reserves, question, margin): effects a sequence of
- * (power, owner) in resolution order, coins 10 ints, reserves two sequences of 3 ranks (top
- * first); question 0 for Q4, 1-3 for Q1-Q3 on the margin (margin = 1) or the cards. */
+/* new_solver(p, effects, coins, reserves, question, margin, fixed): effects a sequence of
+ * (power, owner) in resolution order, coins 10 ints, reserves one sequence of 3 ranks a
+ * seat (top first; their number is the number of seats); question 0 for Q4 (two seats), 1-3
+ * for Q1-Q3 on the margin (margin = 1) or the cards; fixed a bit per seat that plays the
+ * game's policy. */
 static PyObject *new_solver(PyObject *self, PyObject *args) {
     (void)self;
-    int p, question, margin;
+    int p, question, margin, fixed;
     PyObject *effects, *coins, *reserves;
-    if (!PyArg_ParseTuple(args, "iOOOii", &p, &effects, &coins, &reserves, &question, &margin)) return NULL;
-    if (p < 0 || p > 1 || question < QUESTION_Q4 || question > QUESTION_Q3) {
-        PyErr_SetString(PyExc_ValueError, "seat 0 or 1, question 0 (Q4) to 3 (Q3)");
+    if (!PyArg_ParseTuple(args, "iOOOiii", &p, &effects, &coins, &reserves, &question, &margin, &fixed)) return NULL;
+    Py_ssize_t players = PySequence_Size(reserves);
+    if (players < 2 || players > MAXP || p < 0 || p >= players || question < QUESTION_Q4 || question > QUESTION_Q3
+            || (question == QUESTION_Q4 && players != 2)) {
+        PyErr_SetString(PyExc_ValueError, "2-4 seats, P one of them, question 0 (Q4, two seats) to 3 (Q3)");
         return NULL;
     }
     Solver *q = calloc(1, sizeof *q);
@@ -36,7 +40,10 @@ static PyObject *new_solver(PyObject *self, PyObject *args) {
     q->p = p;
     q->question = question;
     q->margin = margin;
+    q->fixed = fixed;
+    q->seats = (int)players;
     Ctx *c = &q->game;
+    c->players = (int)players;
     c->neffects = (int)PySequence_Size(effects);
     for (int i = 0; i < c->neffects && i < 4; i++) {
         PyObject *pair = PySequence_GetItem(effects, i);
@@ -49,7 +56,7 @@ static PyObject *new_solver(PyObject *self, PyObject *args) {
         c->coins[i] = (int)PyLong_AsLong(item);
         Py_DECREF(item);
     }
-    for (int seat = 0; seat < 2; seat++) {
+    for (int seat = 0; seat < players; seat++) {
         PyObject *row = PySequence_GetItem(reserves, seat);
         if (!row) { free(q); return NULL; }
         for (int i = 0; i < RESERVE_SIZE; i++) {
@@ -64,61 +71,92 @@ static PyObject *new_solver(PyObject *self, PyObject *args) {
     return PyCapsule_New(q, CAPSULE, capsule_free);
 }
 
-/* The round start (round, hands as rank sequences, reserve depths) and the budgets
- * (seconds <= 0, max_states < 0: no limit), run by the solver. */
-static PyObject *start_call(PyObject *args, int paranoid) {
-    PyObject *capsule, *hands, *depths;
-    int round;
-    double seconds;
-    long long max_states;
-    if (!PyArg_ParseTuple(args, "OiOOdL", &capsule, &round, &hands, &depths, &seconds, &max_states)) return NULL;
-    Solver *q = PyCapsule_GetPointer(capsule, CAPSULE);
-    if (!q) return NULL;
-    if ((q->question != QUESTION_Q4) != paranoid) {
-        PyErr_SetString(PyExc_ValueError, paranoid ? "a Q4 solver has no paranoid value" : "a Q1-Q3 solver has no Q4 value");
-        return NULL;
-    }
-    Start s;
-    memset(&s, 0, sizeof s);
-    s.round = (uint8_t)round;
-    for (int seat = 0; seat < 2; seat++) {
+/* A round start from (round, hands as rank sequences, reserve depths) into s. */
+static int read_start(const Solver *q, int round, PyObject *hands, PyObject *depths, Start *s) {
+    memset(s, 0, sizeof *s);
+    s->round = (uint8_t)round;
+    for (int seat = 0; seat < q->seats; seat++) {
         PyObject *hand = PySequence_GetItem(hands, seat), *depth = PySequence_GetItem(depths, seat);
-        if (!hand || !depth) { Py_XDECREF(hand); Py_XDECREF(depth); return NULL; }
+        if (!hand || !depth) { Py_XDECREF(hand); Py_XDECREF(depth); return 0; }
         Py_ssize_t n = PySequence_Size(hand);
         for (Py_ssize_t i = 0; i < n; i++) {
             PyObject *item = PySequence_GetItem(hand, i);
             long rank = PyLong_AsLong(item);
             Py_XDECREF(item);
-            if (rank < 1 || rank > 13) { Py_DECREF(hand); Py_DECREF(depth); PyErr_SetString(PyExc_ValueError, "rank out of range"); return NULL; }
-            s.hand[seat][rank]++;
-            s.size[seat]++;
+            if (rank < 1 || rank > 13 || s->hand[seat][rank] == 3) {
+                Py_DECREF(hand); Py_DECREF(depth);
+                PyErr_SetString(PyExc_ValueError, "rank out of range");
+                return 0;
+            }
+            s->hand[seat][rank]++;
+            s->size[seat]++;
         }
-        s.depth[seat] = (uint8_t)PyLong_AsLong(depth);
+        s->depth[seat] = (uint8_t)PyLong_AsLong(depth);
         Py_DECREF(hand); Py_DECREF(depth);
     }
-    if (PyErr_Occurred()) return NULL;
-    return solver_run(q, &s, seconds, max_states, 0);  /* ranks are >= 1: 0 says "none" */
+    return !PyErr_Occurred();
+}
+
+static Solver *solver_of(PyObject *capsule, int paranoid) {
+    Solver *q = PyCapsule_GetPointer(capsule, CAPSULE);
+    if (q && (q->question != QUESTION_Q4) != paranoid) {
+        PyErr_SetString(PyExc_ValueError, paranoid ? "a Q4 solver has no paranoid value" : "a Q1-Q3 solver has no Q4 value");
+        return NULL;
+    }
+    return q;
 }
 
 /* q4_value(solver, round, hands, depths, seconds, max_states) -> (value or None, exhausted,
- * states, hits, matrix_games, saddles, lps): the value-to-go of a round start.  The table
- * lives as long as the solver. */
-static PyObject *q4_value(PyObject *self, PyObject *args) { (void)self; return start_call(args, 0); }
+ * states, hits, matrix_games, saddles, lps): the value-to-go of a round start (seconds <= 0,
+ * max_states < 0: no limit).  The table lives as long as the solver. */
+static PyObject *q4_value(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *capsule, *hands, *depths;
+    int round;
+    double seconds;
+    long long max_states;
+    if (!PyArg_ParseTuple(args, "OiOOdL", &capsule, &round, &hands, &depths, &seconds, &max_states)) return NULL;
+    Solver *q = solver_of(capsule, 0);
+    Start s;
+    if (!q || !read_start(q, round, hands, depths, &s)) return NULL;
+    int won[MAXP] = {0, 0, 0, 0};
+    return solver_run(q, &s, won, 0, 0, seconds, max_states, 0);
+}
 
-/* paranoid_value(solver, round, hands, depths, seconds, max_states) -> (value or None,
- * exhausted, states, hits, root floor, root ceiling, P's root rank or 0): Q1-Q3 from a
- * round start, values relative to it. */
-static PyObject *paranoid_value(PyObject *self, PyObject *args) { (void)self; return start_call(args, 1); }
+/* paranoid_value(solver, round, hands, depths, won, alpha, beta, seconds, max_states) ->
+ * (value or None, exhausted, states, hits, P's root rank or 0): the fail-soft Q1-Q3 value
+ * of a round start within the window (alpha, beta), given each seat's cards won so far. */
+static PyObject *paranoid_value(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *capsule, *hands, *depths, *tricks;
+    int round;
+    double alpha, beta, seconds;
+    long long max_states;
+    if (!PyArg_ParseTuple(args, "OiOOOdddL", &capsule, &round, &hands, &depths, &tricks, &alpha, &beta, &seconds,
+                          &max_states)) return NULL;
+    Solver *q = solver_of(capsule, 1);
+    Start s;
+    if (!q || !read_start(q, round, hands, depths, &s)) return NULL;
+    int won[MAXP] = {0, 0, 0, 0};
+    for (int seat = 0; seat < q->seats; seat++) {
+        PyObject *item = PySequence_GetItem(tricks, seat);
+        if (!item) return NULL;
+        won[seat] = (int)PyLong_AsLong(item);
+        Py_DECREF(item);
+    }
+    if (PyErr_Occurred()) return NULL;
+    return solver_run(q, &s, won, alpha, beta, seconds, max_states, 0);  /* ranks are >= 1: 0 says "none" */
+}
 
 static PyMethodDef core_methods[] = {
-    {"new_solver", new_solver, METH_VARARGS, "A two-player solver for one deal, seat P and question."},
+    {"new_solver", new_solver, METH_VARARGS, "A solver for one deal, seat P and question."},
     {"q4_value", q4_value, METH_VARARGS, "The Q4 value-to-go of a round start."},
     {"paranoid_value", paranoid_value, METH_VARARGS, "A Q1-Q3 value of a round start."},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef core_module = {
-    PyModuleDef_HEAD_INIT, "_core", "Devil's Throne: two-player Q1-Q4, compiled.", -1, core_methods,
+    PyModuleDef_HEAD_INIT, "_core", "Devil's Throne: Q1-Q3 for two to four players and two-player Q4, compiled.", -1, core_methods,
     NULL, NULL, NULL, NULL,
 };
 

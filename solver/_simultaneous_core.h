@@ -1,54 +1,71 @@
-/* solver/_simultaneous_core.h: the compiled two-player searches of solver/simultaneous.py.
+/* solver/_simultaneous_core.h: the compiled searches of solver/simultaneous.py.
  *
  * The game-agnostic part of a compiled simultaneous-move engine, written once against the
  * game hooks below (as solver/_search_core.h is for the one-player searches): a template by
  * include, with no .c file of its own; a native/ unit includes it after the game's rules and
  * gets its own copy compiled against that game's types, so every hook can be inlined.
  *
- * For seat P and its opponent O, from a round start:
- *   - Q4: the value of the zero-sum game on the margin c_P - c_O in mixed strategies, by
- *     backward induction: a matrix game where both seats act, max (P) or min (O) where one
- *     does.  Matrix games: a pure saddle point, iterated removal of weakly dominated lines,
- *     the 2x2 formula, else a dense simplex (Bland's rule) on the shifted game, as
- *     solver/simultaneous.py does with GLOP.  Options in the rules' order.
- *   - Q1-Q3: alpha-beta (fail-soft) on the margin or on c_P, node for node the search of
- *     solver/simultaneous.py: Q1 maximises over every joint action (seat 0's choice
- *     outermost); Q2 lets P commit first, Q3 last; a node where one seat acts is that
- *     seat's (P maximises, O minimises; Q1 always maximises).  Options in the game's search
- *     order.  Values are relative to the round start searched (the Python side adds the
- *     cards won so far); windows move with them.
+ * For seat P, from a round start:
+ *   - Q4 (two seats): the value of the zero-sum game on the margin c_P - c_O in mixed
+ *     strategies, by backward induction: a matrix game where both seats act, max (P) or
+ *     min (O) where one does.  Matrix games: a pure saddle point, iterated removal of weakly
+ *     dominated lines, the 2x2 formula, else a dense simplex (Bland's rule) on the shifted
+ *     game, as solver/simultaneous.py does with GLOP.  Options in the rules' order.
+ *   - Q1-Q3 (any number of seats): alpha-beta (fail-soft) on c_P or on the margin
+ *     c_P - max_{Q != P} c_Q, node for node the search of solver/simultaneous.py: Q1
+ *     maximises over every joint action (seat 0's choice outermost); Q2 lets P commit first
+ *     and the other seats (one coalition) answer together, Q3 lets the coalition commit
+ *     first; a node where P does not act is the coalition's (minimising), one where only P
+ *     acts is P's.  Seats in `fixed` play the game's policy (one option; P's against every
+ *     other seat, a coalition seat's against P alone): a one-sided search
+ *     whose value bounds Q2 from below (P fixed) or Q3 from above (the others fixed).
+ *     Options in the game's search order.  Values are the payoff at the game's end, given
+ *     the cards each seat has won before the round start searched; the window is the
+ *     caller's (the Python driver probes with null windows).
  *   - one transposition table keyed on round starts only (within a round two joint actions
- *     never meet again), holding the value-to-go (Q4) or a floor and a ceiling (Q1-Q3);
- *     open addressing, the full key stored.
- *   - budgets: states, time (checked every 1024 states) and memory end a search, which then
- *     answers no value.
+ *     never meet again), holding the value-to-go (Q4) or a floor and a ceiling (Q1-Q3)
+ *     relative to an offset: P's cards, or the least of P's leads c_P - c_Q, whose
+ *     differences to the others' leads join the key when three or more seats play (the
+ *     margin does not add up over rounds then); open addressing, the full key stored.
+ *   - budgets: states, time (checked every 1024 states and every 65536 nodes) and memory
+ *     end a search, which then answers no value.
  *
  * The including file defines first (after <Python.h>):
  *
  *   u64        uint64_t
+ *   MAXP       the most seats
  *   MAXA       the most options one seat has at one node
+ *   KEY_FREE_BITS
+ *              the top bits of a key's second word that the game leaves 0 (at least 18)
+ *   Key        two words, a and b: a round start's exact key
  *   Ctx        the game's read-only data for one deal
  *   Start      a round start: the positions the table keeps
  *   Node       a position inside a round: a decision point, or the round's end
  *
  * and these functions (static; the search inlines them):
  *
- *   u64 start_key(const Ctx *, const Start *)   the exact table key, never 0
+ *   int seats_of(const Ctx *)                   the number of seats
+ *   void start_key(const Ctx *, const Start *, Key *)
+ *                                               the exact table key, never all 0
  *   int cards_in_play(const Ctx *, const Start *)
  *                                               no seat's cards move by more from here
  *   void open_round(const Ctx *, const Start *, Node *out)
  *                                               the round's first decision point
- *   void node_options(const Ctx *, const Node *, int ordered, int n[2], int opt[2][MAXA])
+ *   void node_options(const Ctx *, const Node *, int ordered, int n[MAXP], int opt[MAXP][MAXA])
  *                                               each seat's options (n[seat] = 0: it does not
- *                                               act; neither acts: the round is over), in the
+ *                                               act; none acts: the round is over), in the
  *                                               rules' order or, `ordered`, the search order;
  *                                               an option is never NO_ACTION
- *   void apply_joint(const Ctx *, Node *, const int act[2])
+ *   int policy_option(const Ctx *, const Node *, int seat, int against, const int *opt, int n)
+ *                                               the game's policy for `seat` playing against
+ *                                               the seats of the mask `against`: an index
+ *                                               into its options in search order
+ *   void apply_joint(const Ctx *, Node *, const int act[MAXP])
  *                                               in place: each acting seat's option played
  *                                               (NO_ACTION for a seat that does not act), the
  *                                               forced steps run to the next decision or the
  *                                               round's end
- *   int close_round(const Ctx *, const Node *, Start *next, int gain[2])
+ *   int close_round(const Ctx *, const Node *, Start *next, int gain[MAXP])
  *                                               at a round's end: each seat's cards won in
  *                                               the round; 1 with the next round start, 0
  *                                               when the game is over
@@ -65,34 +82,38 @@
 
 #define NO_ACTION (-1)
 #define EPS 1e-9
-#define EMPTY_KEY 0
+#define LEAD_BITS 6
+/* Linear probing stays short below half full; past this many slots, new entries are
+ * dropped (the search stays exact, only slower). */
+#define MAX_SLOTS ((size_t)1 << 27)
 
 enum { QUESTION_Q4 = 0, QUESTION_Q1 = 1, QUESTION_Q2 = 2, QUESTION_Q3 = 3 };
 enum { ABORTED_NONE = 0, ABORTED_STATES = 1, ABORTED_MEMORY = 2, ABORTED_TIME = 3 };
 
-/* A table slot: the key beside its value, so that a probe costs one cache line.  Q1-Q3
- * store a floor and a ceiling (whole numbers) where Q4 stores its value. */
+/* A table slot: the key beside its value.  Q1-Q3 store a floor and a ceiling (whole
+ * numbers) where Q4 stores its value. */
 typedef struct {
-    u64 key;
+    Key key;
     union { double value; int32_t bounds[2]; } u;
 } Slot;
 
 typedef struct {
-    int n[2];
-    int opt[2][MAXA];
+    int n[MAXP];
+    int opt[MAXP][MAXA];
 } Options;
 
 /* One deal, seat and question; its table lives as long as it does. */
 typedef struct {
     Ctx game;
+    int seats;
     int p;                       /* seat P */
     int question;                /* QUESTION_Q4, or Q1-Q3 (alpha-beta) */
-    int margin;                  /* Q1-Q3 payoff: 1 the margin c_P - c_O, 0 the cards c_P */
-    double root_floor, root_ceiling;
-    int root_action;             /* P's option on the root's best line (NO_ACTION: none) */
+    int margin;                  /* Q1-Q3 payoff: 1 the margin, 0 the cards c_P */
+    int fixed;                   /* bit per seat playing the game's policy */
+    int root_action;             /* P's option on the root's best line so far (NO_ACTION: none) */
     Slot *slots;
     size_t capacity, count;
-    long long states, hits, matrix_games, saddles, lps, max_states;
+    long long states, hits, nodes, matrix_games, saddles, lps, max_states;
     double deadline;
     int aborted;                 /* ABORTED_*: the budget that stopped the search */
 } Solver;
@@ -105,7 +126,11 @@ static double now(void) {
 
 /* ----- the table ----------------------------------------------------------------------- */
 
-static size_t slot_of(u64 key, size_t capacity) {
+static inline int key_empty(const Key *k) { return k->a == 0 && k->b == 0; }
+static inline int key_equal(const Key *x, const Key *y) { return x->a == y->a && x->b == y->b; }
+
+static inline size_t slot_of(const Key *k, size_t capacity) {
+    u64 key = k->a ^ (k->b * 0x9e3779b97f4a7c15ULL);
     key ^= key >> 33; key *= 0xff51afd7ed558ccdULL; key ^= key >> 33;
     return (size_t)key & (capacity - 1);
 }
@@ -115,9 +140,9 @@ static int table_grow(Solver *q) {
     Slot *slots = calloc(capacity, sizeof *slots);
     if (!slots) return 0;
     for (size_t i = 0; i < q->capacity; i++) {
-        if (q->slots[i].key == EMPTY_KEY) continue;
-        size_t j = slot_of(q->slots[i].key, capacity);
-        while (slots[j].key != EMPTY_KEY) j = (j + 1) & (capacity - 1);
+        if (key_empty(&q->slots[i].key)) continue;
+        size_t j = slot_of(&q->slots[i].key, capacity);
+        while (!key_empty(&slots[j].key)) j = (j + 1) & (capacity - 1);
         slots[j] = q->slots[i];
     }
     free(q->slots);
@@ -126,35 +151,41 @@ static int table_grow(Solver *q) {
     return 1;
 }
 
-static Slot *table_slot(const Solver *q, u64 key) {
+static Slot *table_slot(const Solver *q, const Key *key) {
     if (!q->capacity) return NULL;
-    for (size_t j = slot_of(key, q->capacity); q->slots[j].key != EMPTY_KEY; j = (j + 1) & (q->capacity - 1))
-        if (q->slots[j].key == key) return &q->slots[j];
+    for (size_t j = slot_of(key, q->capacity); !key_empty(&q->slots[j].key); j = (j + 1) & (q->capacity - 1))
+        if (key_equal(&q->slots[j].key, key)) return &q->slots[j];
     return NULL;
 }
 
-static Slot *table_claim(Solver *q, u64 key) {
-    if ((q->count + 1) * 2 > q->capacity && !table_grow(q)) { q->aborted = ABORTED_MEMORY; return NULL; }
+static Slot *table_claim(Solver *q, const Key *key) {
+    if ((q->count + 1) * 2 > q->capacity) {
+        if (q->capacity >= MAX_SLOTS) {
+            Slot *slot = table_slot(q, key);
+            return slot;  /* full: only an entry already there is updated */
+        }
+        if (!table_grow(q)) { q->aborted = ABORTED_MEMORY; return NULL; }
+    }
     size_t j = slot_of(key, q->capacity);
-    while (q->slots[j].key != EMPTY_KEY && q->slots[j].key != key) j = (j + 1) & (q->capacity - 1);
-    if (q->slots[j].key == EMPTY_KEY) q->count++;
-    q->slots[j].key = key;
+    while (!key_empty(&q->slots[j].key) && !key_equal(&q->slots[j].key, key)) j = (j + 1) & (q->capacity - 1);
+    if (key_empty(&q->slots[j].key)) q->count++;
+    q->slots[j].key = *key;
     return &q->slots[j];
 }
 
-static int table_find(Solver *q, u64 key, double *value) {
+static int table_find(Solver *q, const Key *key, double *value) {
     Slot *slot = table_slot(q, key);
     if (!slot) return 0;
     *value = slot->u.value;
     return 1;
 }
 
-static void table_store2(Solver *q, u64 key, double floor, double ceiling) {
+static void table_store2(Solver *q, const Key *key, double floor, double ceiling) {
     Slot *slot = table_claim(q, key);
     if (slot) { slot->u.bounds[0] = (int32_t)floor; slot->u.bounds[1] = (int32_t)ceiling; }
 }
 
-static void table_store(Solver *q, u64 key, double value) {
+static void table_store(Solver *q, const Key *key, double value) {
     Slot *slot = table_claim(q, key);
     if (slot) slot->u.value = value;
 }
@@ -167,10 +198,16 @@ static inline int count_start(Solver *q) {
     return 1;
 }
 
+/* A decision node visited: 0 when the time is up (checked now and then). */
+static inline int count_node(Solver *q) {
+    if ((++q->nodes & 65535) == 0 && q->deadline > 0 && now() > q->deadline) { q->aborted = ABORTED_TIME; return 0; }
+    return 1;
+}
+
 /* The child of node after the options of indices a (a seat that does not act: NO_ACTION). */
-static inline void play(const Solver *q, const Node *node, const Options *o, const int a[2], Node *child) {
-    int act[2];
-    for (int seat = 0; seat < 2; seat++) act[seat] = o->n[seat] ? o->opt[seat][a[seat]] : NO_ACTION;
+static inline void play(const Solver *q, const Node *node, const Options *o, const int a[MAXP], Node *child) {
+    int act[MAXP];
+    for (int seat = 0; seat < q->seats; seat++) act[seat] = o->n[seat] ? o->opt[seat][a[seat]] : NO_ACTION;
     *child = *node;
     apply_joint(&q->game, child, act);
 }
@@ -276,14 +313,14 @@ static double matrix_value(Solver *q, double m[MAXA][MAXA], int rows, int cols) 
     return simplex_value(k, nr, nc);
 }
 
-/* ----- Q4: backward induction ---------------------------------------------------------- */
+/* ----- Q4 (two seats): backward induction ------------------------------------------------ */
 
 static double start_value(Solver *q, const Start *s);
 
 /* The round's end: the margin won in it, plus the value-to-go of the next round start. */
 static double close_value(Solver *q, const Node *node) {
     Start next;
-    int gain[2];
+    int gain[MAXP];
     int more = close_round(&q->game, node, &next, gain);
     double margin = gain[q->p] - gain[1 - q->p];
     return more ? margin + start_value(q, &next) : margin;
@@ -293,7 +330,7 @@ static double node_value(Solver *q, const Node *node) {
     Options o;
     node_options(&q->game, node, 0, o.n, o.opt);
     if (!o.n[0] && !o.n[1]) return close_value(q, node);
-    int p = q->p, other = 1 - p, a[2] = {0, 0};
+    int p = q->p, other = 1 - p, a[MAXP] = {0, 0};
     if (o.n[0] && o.n[1]) {  /* rows: P's options; columns: O's */
         double m[MAXA][MAXA];
         for (a[p] = 0; a[p] < o.n[p]; a[p]++)
@@ -319,107 +356,151 @@ static double node_value(Solver *q, const Node *node) {
 
 static double start_value(Solver *q, const Start *s) {
     if (q->aborted) return 0;
-    u64 key = start_key(&q->game, s);
+    Key key;
+    start_key(&q->game, s, &key);
     double value;
-    if (table_find(q, key, &value)) { q->hits++; return value; }
+    if (table_find(q, &key, &value)) { q->hits++; return value; }
     if (!count_start(q)) return 0;
     Node node;
     open_round(&q->game, s, &node);
     value = node_value(q, &node);
-    if (!q->aborted) table_store(q, key, value);
+    if (!q->aborted) table_store(q, &key, value);
     return value;
 }
 
 /* ----- Q1-Q3: alpha-beta over max/min layers ------------------------------------------- */
 
-static double ab_start(Solver *q, const Start *s, double alpha, double beta, int root);
+static double ab_start(Solver *q, const Start *s, const int won[MAXP], double alpha, double beta);
 
-static double payoff(const Solver *q, const int gain[2]) {
-    return q->margin ? gain[q->p] - gain[1 - q->p] : gain[q->p];
+/* The payoff of a finished game, from each seat's cards. */
+static double final_payoff(const Solver *q, const int won[MAXP]) {
+    if (!q->margin) return won[q->p];
+    int lead = INT32_MAX;
+    for (int seat = 0; seat < q->seats; seat++)
+        if (seat != q->p && won[q->p] - won[seat] < lead) lead = won[q->p] - won[seat];
+    return lead;
 }
 
-static double ab_close(Solver *q, const Node *node, double alpha, double beta) {
+static double ab_close(Solver *q, const Node *node, const int won[MAXP], double alpha, double beta) {
     Start next;
-    int gain[2];
+    int gain[MAXP], after[MAXP];
     int more = close_round(&q->game, node, &next, gain);
-    double so_far = payoff(q, gain);
-    if (!more) return so_far;
-    return so_far + ab_start(q, &next, alpha - so_far, beta - so_far, 0);
-}
-
-static void note_root(Solver *q, const Options *o, int maximise, double best, const int a[2]) {
-    if (maximise) {
-        if (best > q->root_floor) q->root_floor = best;
-        q->root_action = o->n[q->p] ? o->opt[q->p][a[q->p]] : NO_ACTION;
-    } else if (best < q->root_ceiling) {
-        q->root_ceiling = best;
-    }
+    for (int seat = 0; seat < q->seats; seat++) after[seat] = won[seat] + gain[seat];
+    if (!more) return final_payoff(q, after);
+    return ab_start(q, &next, after, alpha, beta);
 }
 
 /* A child's value `v` at a maximising (or minimising) step: the best so far and the window
- * move with it, the root notes it; true when the window has closed (a cut). */
+ * move with it, the root notes P's option; true when the window has closed (a cut). */
 static inline int improve(Solver *q, const Options *o, int maximise, double v, double *best, double *alpha,
-                          double *beta, int root, const int a[2]) {
+                          double *beta, int root, const int a[MAXP]) {
     if (maximise && v > *best) {
         *best = v;
         if (v > *alpha) *alpha = v;
-        if (root) note_root(q, o, 1, *best, a);
+        if (root) q->root_action = o->n[q->p] ? o->opt[q->p][a[q->p]] : NO_ACTION;
     } else if (!maximise && v < *best) {
         *best = v;
         if (v < *beta) *beta = v;
-        if (root) note_root(q, o, 0, *best, a);
     }
     return *alpha >= *beta;
 }
 
-static double ab_node(Solver *q, const Node *node, double alpha, double beta, int root) {
+/* The next joint option of `seats` (the last seat turning fastest, as itertools.product);
+ * 0 after the last, with the indices back at 0. */
+static inline int next_joint(const Options *o, const int *seats, int k, int a[MAXP]) {
+    for (int i = k - 1; i >= 0; i--) {
+        int seat = seats[i];
+        if (++a[seat] < o->n[seat]) return 1;
+        a[seat] = 0;
+    }
+    return 0;
+}
+
+static double ab_node(Solver *q, const Node *node, const int won[MAXP], double alpha, double beta, int root) {
     Options o;
     node_options(&q->game, node, 1, o.n, o.opt);
-    if (!o.n[0] && !o.n[1]) return ab_close(q, node, alpha, beta);
-    int p = q->p, both = o.n[0] && o.n[1];
-    int a[2] = {0, 0};
-    if (q->question == QUESTION_Q1 || !both) {
+    int p = q->p, acting[MAXP], na = 0, others[MAXP], no = 0;
+    for (int seat = 0; seat < q->seats; seat++) {
+        if (!o.n[seat]) continue;
+        if (q->fixed >> seat & 1) {
+            /* P's policy plays against every other seat, a coalition seat's against P */
+            int against = seat == p ? ((1 << q->seats) - 1) & ~(1 << p) : 1 << p;
+            o.opt[seat][0] = o.opt[seat][policy_option(&q->game, node, seat, against, o.opt[seat], o.n[seat])];
+            o.n[seat] = 1;
+        }
+        acting[na++] = seat;
+        if (seat != p) others[no++] = seat;
+    }
+    if (!na) return ab_close(q, node, won, alpha, beta);
+    if (!count_node(q)) return 0;
+    int a[MAXP] = {0, 0, 0, 0};
+    if (q->question == QUESTION_Q1 || !no || !o.n[p]) {
         int maximise = q->question == QUESTION_Q1 || o.n[p];
         double best = maximise ? -INFINITY : INFINITY;
-        for (a[0] = 0; a[0] < (o.n[0] ? o.n[0] : 1); a[0]++)
-            for (a[1] = 0; a[1] < (o.n[1] ? o.n[1] : 1); a[1]++) {
-                Node next;
-                play(q, node, &o, a, &next);
-                double v = ab_node(q, &next, alpha, beta, 0);
-                if (q->aborted) return best;  /* v is no value: keep the root's bounds sound */
-                if (improve(q, &o, maximise, v, &best, &alpha, &beta, root, a)) return best;
-            }
-        return best;
-    }
-    int outer = q->question == QUESTION_Q2 ? p : 1 - p, inner = 1 - outer, outer_max = outer == p;
-    double best = outer_max ? -INFINITY : INFINITY;
-    for (a[outer] = 0; a[outer] < o.n[outer]; a[outer]++) {
-        double inner_best = outer_max ? INFINITY : -INFINITY, ia = alpha, ib = beta;
-        for (a[inner] = 0; a[inner] < o.n[inner]; a[inner]++) {
+        do {
             Node next;
             play(q, node, &o, a, &next);
-            double v = ab_node(q, &next, ia, ib, 0);
+            double v = ab_node(q, &next, won, alpha, beta, 0);
+            if (q->aborted) return best;
+            if (improve(q, &o, maximise, v, &best, &alpha, &beta, root, a)) return best;
+        } while (next_joint(&o, acting, na, a));
+        return best;
+    }
+    int mine[1] = {p};
+    const int *outer = q->question == QUESTION_Q2 ? mine : others, *inner = q->question == QUESTION_Q2 ? others : mine;
+    int nouter = q->question == QUESTION_Q2 ? 1 : no, ninner = q->question == QUESTION_Q2 ? no : 1;
+    int outer_max = q->question == QUESTION_Q2;
+    double best = outer_max ? -INFINITY : INFINITY;
+    do {
+        double inner_best = outer_max ? INFINITY : -INFINITY, ia = alpha, ib = beta;
+        do {
+            Node next;
+            play(q, node, &o, a, &next);
+            double v = ab_node(q, &next, won, ia, ib, 0);
             if (q->aborted) return best;
             if (outer_max && v < inner_best) { inner_best = v; if (v < ib) ib = v; }
             else if (!outer_max && v > inner_best) { inner_best = v; if (v > ia) ia = v; }
-            if (ia >= ib) break;
-        }
+            if (ia >= ib) { for (int i = 0; i < ninner; i++) a[inner[i]] = 0; break; }
+        } while (next_joint(&o, inner, ninner, a));
         if (improve(q, &o, outer_max, inner_best, &best, &alpha, &beta, root, a)) return best;
-    }
+    } while (next_joint(&o, outer, nouter, a));
     return best;
 }
 
-static double ab_start(Solver *q, const Start *s, double alpha, double beta, int root) {
+/* The key of round start s with P's leads (margin, three or more seats) and the offset
+ * that turns a stored value into the state's value. */
+static inline int table_key(const Solver *q, const Start *s, const int won[MAXP], int spare, Key *key) {
+    start_key(&q->game, s, key);
+    if (!q->margin) return won[q->p];
+    int least = INT32_MAX;
+    for (int seat = 0; seat < q->seats; seat++)
+        if (seat != q->p && won[q->p] - won[seat] < least) least = won[q->p] - won[seat];
+    if (q->seats > 2) {
+        /* a lead more than 2 * spare above the least can never be the least again */
+        u64 extra = 0;
+        int cap = 2 * spare + 1, shift = 0;
+        for (int seat = 0; seat < q->seats; seat++) {
+            if (seat == q->p) continue;
+            int d = won[q->p] - won[seat] - least;
+            extra |= (u64)(d < cap ? d : cap) << shift;
+            shift += LEAD_BITS;
+        }
+        key->b |= extra << (64 - KEY_FREE_BITS);
+    }
+    return least;
+}
+
+static double ab_start(Solver *q, const Start *s, const int won[MAXP], double alpha, double beta) {
     if (q->aborted) return 0;
-    u64 key = start_key(&q->game, s);
-    double spare = cards_in_play(&q->game, s);
-    double floor = q->margin ? -spare : 0, ceiling = spare;
-    if (root) { q->root_floor = floor; q->root_ceiling = ceiling; q->root_action = NO_ACTION; }
-    Slot *slot = table_slot(q, key);
+    Key key;
+    int spare = cards_in_play(&q->game, s);
+    int offset = table_key(q, s, won, spare, &key);
+    double floor = q->margin ? offset - spare : offset, ceiling = offset + spare;
+    Slot *slot = table_slot(q, &key);
     if (slot) {
         q->hits++;
-        if (slot->u.bounds[0] > floor) floor = slot->u.bounds[0];
-        if (slot->u.bounds[1] < ceiling) ceiling = slot->u.bounds[1];
+        if (slot->u.bounds[0] + offset > floor) floor = slot->u.bounds[0] + offset;
+        if (slot->u.bounds[1] + offset < ceiling) ceiling = slot->u.bounds[1] + offset;
     }
     if (floor >= beta || floor == ceiling) return floor;
     if (ceiling <= alpha) return ceiling;
@@ -427,12 +508,38 @@ static double ab_start(Solver *q, const Start *s, double alpha, double beta, int
     if (!count_start(q)) return 0;
     Node node;
     open_round(&q->game, s, &node);
-    double value = ab_node(q, &node, low, high, root);
+    double value = ab_node(q, &node, won, low, high, 0);
     if (q->aborted) return 0;
     if (value <= low) { if (value < ceiling) ceiling = value; }
     else if (value >= high) { if (value > floor) floor = value; }
     else floor = ceiling = value;
-    table_store2(q, key, floor, ceiling);
+    table_store2(q, &key, floor - offset, ceiling - offset);
+    return value;
+}
+
+/* The root: as ab_start, but always expanded (no table hit counted), so that it notes P's
+ * option on the best line. */
+static double ab_root(Solver *q, const Start *s, const int won[MAXP], double alpha, double beta) {
+    q->root_action = NO_ACTION;
+    Key key;
+    int spare = cards_in_play(&q->game, s);
+    int offset = table_key(q, s, won, spare, &key);
+    double floor = q->margin ? offset - spare : offset, ceiling = offset + spare;
+    Slot *slot = table_slot(q, &key);
+    if (slot) {
+        if (slot->u.bounds[0] + offset > floor) floor = slot->u.bounds[0] + offset;
+        if (slot->u.bounds[1] + offset < ceiling) ceiling = slot->u.bounds[1] + offset;
+    }
+    double low = alpha, high = beta;  /* the driver's window lies inside the static bounds */
+    if (!count_start(q)) return 0;
+    Node node;
+    open_round(&q->game, s, &node);
+    double value = ab_node(q, &node, won, low, high, 1);
+    if (q->aborted) return 0;
+    if (value <= low) { if (value < ceiling) ceiling = value; }
+    else if (value >= high) { if (value > floor) floor = value; }
+    else floor = ceiling = value;
+    table_store2(q, &key, floor - offset, ceiling - offset);
     return value;
 }
 
@@ -446,23 +553,24 @@ static void solver_free(Solver *q) {
 
 /* The value of round start s for the solver's question, within seconds (<= 0: no limit)
  * and max_states more states (< 0: no limit), the table kept from earlier calls.  Q4:
- * (value-to-go or None, exhausted, states, hits, matrix_games, saddles, lps); Q1-Q3: (value
- * relative to s or None, exhausted, states, hits, root floor, root ceiling, P's root option
- * or `no_action`), exhausted "" or "states", "memory", "time".  The counts add up over the
- * calls. */
-static PyObject *solver_run(Solver *q, const Start *s, double seconds, long long max_states, int no_action) {
+ * (value-to-go or None, exhausted, states, hits, matrix_games, saddles, lps); Q1-Q3, with
+ * each seat's cards won so far and the window (alpha, beta): (the fail-soft value or None,
+ * exhausted, states, hits, P's root option on the best line or `no_action`), exhausted ""
+ * or "states", "memory", "time".  The counts add up over the calls. */
+static PyObject *solver_run(Solver *q, const Start *s, const int won[MAXP], double alpha, double beta,
+                            double seconds, long long max_states, int no_action) {
     q->aborted = ABORTED_NONE;
     q->deadline = seconds > 0 ? now() + seconds : 0;
     q->max_states = max_states < 0 ? -1 : q->states + max_states;
     int paranoid = q->question != QUESTION_Q4;
     double value;
     Py_BEGIN_ALLOW_THREADS
-    value = paranoid ? ab_start(q, s, -INFINITY, INFINITY, 1) : start_value(q, s);
+    value = paranoid ? ab_root(q, s, won, alpha, beta) : start_value(q, s);
     Py_END_ALLOW_THREADS
     static const char *why[] = {"", "states", "memory", "time"};
     PyObject *result = q->aborted ? Py_NewRef(Py_None) : PyFloat_FromDouble(value);
     if (paranoid)
-        return Py_BuildValue("NsLLddi", result, why[q->aborted], q->states, q->hits, q->root_floor, q->root_ceiling,
+        return Py_BuildValue("NsLLi", result, why[q->aborted], q->states, q->hits,
                              q->root_action == NO_ACTION ? no_action : q->root_action);
     return Py_BuildValue("NsLLLLL", result, why[q->aborted], q->states, q->hits, q->matrix_games, q->saddles, q->lps);
 }

@@ -2,8 +2,8 @@
 
 The search knows no rules: it walks states through the verbs of games.base.SimultaneousGame
 (`acting_players`, `legal_actions`, `apply_joint`, `returns`, `is_over`, `key`,
-`round_start`, `cards_in_play`, `order_actions`, `format_action`) and refuses any other kind
-of game in one line.
+`round_start`, `cards_in_play`, `order_actions`, `greedy_action` and, where offered,
+`greedy_action_against`, `format_action`) and refuses any other kind of game in one line.
 
 For a seat P:
 - Q1, optimistic: one agent maximises over every joint action.
@@ -21,19 +21,27 @@ trees, searched by alpha-beta with a transposition table keyed at round starts o
 a round two joint actions never meet again, spec §8).  A payoff that adds up stores a
 value-to-go (the key leaves the tricks out); the margin of three or more seats does not add
 up, so its key carries the differences c_P - c_Q, shifted so that the least is 0 (the margin
-is their minimum, so the shift only moves the value).  The game's `cards_in_play` bounds what
-any payoff can still move, which cuts the search where the window says so.
+is their minimum, so the shift only moves the value) and capped where a lead can no longer
+be the least.  The game's `cards_in_play` bounds what any payoff can still move.
+
+The search is driven by null-window probes ("is the value at least g?"), each of which
+proves a floor or a ceiling, halving the interval until it closes (Q1 probes the ceiling
+first: everyone helping P often reaches it).  Before them, Q2 and Q3 get two one-sided
+searches, each a fixed strategy against the best reply: P on the game's greedy bot (a floor
+for Q2 and Q3) and the other seats on it, aimed at P (a ceiling for Q3 and Q2).  The answers
+already known narrow the start (Q2 <= Q3 <= Q1).  So every end of an interval is a real
+guarantee, and the answer says which: a strategy found, a finished probe, a bound.
 
 Engines: "python" is this module; "compiled" hands round starts to the game's compiled
-hooks (`compiled_q4`, `compiled_paranoid`: for Devil's Throne, solver/_simultaneous_core.h
-over the game's two-seat rules in C), which run the same searches node for node (the tests
-compare values, states and table hits); "auto" uses them where the game offers them.  For
-Q4 this module still walks the analysed node's own round, for the root mixes.
+hooks (`compiled_q4` for two players, `compiled_paranoid` for any number: for Devil's
+Throne, solver/_simultaneous_core.h over the game's rules in C), which run the same searches
+node for node (the tests compare values, states and table hits); "auto" uses them where the
+game offers them.  For Q4 this module still walks the analysed node's own round, for the
+root mixes.
 
-A search that runs out of budget answers with an interval, never a value: the cheap bounds
-at the root, tightened by the root's finished children (a maximising root's best child is a
-floor, a minimising root's a ceiling) and by the order of the questions (Q2 <= Q3 <= Q1 on
-each payoff, Q2 <= Q4 <= Q3 on the margin).
+A search that runs out of budget answers with an interval, never a value: the probes'
+floors and ceilings, the one-sided searches' values and the order of the questions (Q2 <=
+Q3 <= Q1 on each payoff, Q2 <= Q4 <= Q3 on the margin).
 """
 
 from __future__ import annotations
@@ -98,6 +106,11 @@ class Answer:
     best_action: str | None = None   # Q1-Q3: P's action at the root, where the value was proved
     stats: Stats = field(default_factory=Stats)
     exhausted: str = ""              # the budget that ran out, for an undecided part
+    # Q1-Q3: what each end of the bounds rests on, in words ("" where nothing was computed)
+    cards_low_reason: str = ""
+    cards_high_reason: str = ""
+    margin_low_reason: str = ""
+    margin_high_reason: str = ""
 
     @property
     def decided(self) -> bool:
@@ -172,7 +185,7 @@ def analyse(game: Game, state: Any, seat: int = 0, questions: Sequence[str] = QU
         if question == "q4":
             answers[question] = _answer_q4(game, state, seat, budget, engine)
         else:
-            answers[question] = _answer_paranoid(game, state, seat, question, budget, engine)
+            answers[question] = _answer_paranoid(game, state, seat, question, budget, engine, answers)
     _tighten(answers)
     return Analysis(seat, answers)
 
@@ -217,50 +230,178 @@ def matrix_game(matrix: Sequence[Sequence[float]], strategies: bool = False,
     return value, _spread(x, keep_rows, rows), _spread(y, keep_columns, columns)
 
 
-# ----- Q1-Q3: alpha-beta over max/min layers ----------------------------------------------
+# ----- Q1-Q3: alpha-beta over max/min layers ------------------------------------------------
+
+#: What each end of an interval rests on, by how it was found (the question fills in).
+STATIC_LOW = {CARDS: "the cards P has won so far", MARGIN: "P's lead now less every card still in play"}
+STATIC_HIGH = {CARDS: "P's cards plus every card still in play", MARGIN: "P's lead now plus every card still in play"}
+SEARCH_LOW = {"q1": "a line of joint play reaching it was found",
+              "q2": "P's best strategy found guarantees it against every reply of the others",
+              "q3": "P's replies found reach it against every choice of the others"}
+SEARCH_HIGH = {"q1": "the search proved no joint play reaches more",
+               "q2": "the others' replies found hold each of P's strategies to it",
+               "q3": "the others' best strategy found holds every reply of P to it"}
+GREEDY_LOW = "P playing the greedy bot guarantees it against the others' best reply"
+GREEDY_HIGH = "the others playing the greedy bot against P hold P's best reply to it"
+#: Of the time left for a payoff, what each one-sided search may take.
+ONE_SIDED_SHARE = 0.2
+
+
+@dataclass
+class _Interval:
+    """A payoff's bounds with what each end rests on."""
+
+    low: float
+    high: float
+    low_reason: str
+    high_reason: str
+
+    def raise_low(self, value: float, reason: str) -> None:
+        if value > self.low:
+            self.low, self.low_reason = value, reason
+
+    def lower_high(self, value: float, reason: str) -> None:
+        if value < self.high:
+            self.high, self.high_reason = value, reason
+
 
 def _answer_paranoid(game: SimultaneousGame, state: Any, seat: int, question: str, budget: Budget,
-                     engine: str) -> Answer:
+                     engine: str, known: dict[str, Answer] | None = None) -> Answer:
+    """Each payoff: the cheap bounds, narrowed by the answers already known (Q2 <= Q3 <= Q1),
+    then for Q2 and Q3 by two one-sided searches (P on the greedy bot against the others'
+    best reply; the others on it against P's best reply), then probes with null windows
+    until the bounds meet.  The cards get half the time; the margin what is left."""
     answer = Answer(question, seat)
     started = time.perf_counter()
     deadline = None if budget.time_limit is None else started + budget.time_limit
+    cards_high = _Paranoid.bounds_of(game, state, seat, CARDS)[1]
     for payoff in (CARDS, MARGIN):
-        compiled = _compiled_paranoid(game, state, seat, question, payoff, engine)
-        search = _Paranoid(game, seat, question, payoff, budget, deadline, answer.stats, compiled)
-        low, high = search.static_bounds(state)
+        payoff_deadline = deadline
+        if deadline is not None and payoff == CARDS:
+            payoff_deadline = started + budget.time_limit / 2
+        searches = _Searches(game, state, seat, question, payoff, budget, payoff_deadline, answer.stats, engine)
+        bounds = searches.start_bounds(known or {})
+        if payoff == MARGIN and answer.cards is not None and answer.cards == answer.cards_bounds[1] == cards_high:
+            # P takes every card still in play: no one else gains, the lead grows by them all
+            bounds.raise_low(bounds.high, "the line taking every card for P leaves the others none")
+        root_action = None
         try:
-            value = search.run(state)
-            low = high = value
-            if payoff == CARDS:
-                answer.cards = value
-            else:
-                answer.margin = value
-                answer.best_action = search.root_action
+            if question != "q1" and bounds.low < bounds.high:
+                searches.one_sided(bounds)
+            root_action = searches.drive(bounds)
         except BudgetExceeded as exc:
             answer.exhausted = answer.exhausted or str(exc)
-            low, high = max(low, search.root_floor), min(high, search.root_ceiling)
+        if bounds.low == bounds.high:
+            if payoff == CARDS:
+                answer.cards = int(bounds.low)
+            else:
+                answer.margin = int(bounds.low)
+                answer.best_action = root_action
         if payoff == CARDS:
-            answer.cards_bounds = (low, high)
+            answer.cards_bounds = (bounds.low, bounds.high)
+            answer.cards_low_reason, answer.cards_high_reason = bounds.low_reason, bounds.high_reason
         else:
-            answer.margin_bounds = (low, high)
+            answer.margin_bounds = (bounds.low, bounds.high)
+            answer.margin_low_reason, answer.margin_high_reason = bounds.low_reason, bounds.high_reason
     answer.stats.seconds = time.perf_counter() - started
     return answer
 
 
+class _Searches:
+    """One payoff of one question: the searches (Python or compiled) and the probe driver."""
+
+    def __init__(self, game: SimultaneousGame, state: Any, seat: int, question: str, payoff: str, budget: Budget,
+                 deadline: float | None, stats: Stats, engine: str):
+        self.game, self.state, self.seat, self.question, self.payoff = game, state, seat, question, payoff
+        self.budget, self.deadline, self.stats, self.engine = budget, deadline, stats, engine
+
+    def search(self, fixed: tuple[int, ...] = (), deadline: float | None = None) -> _Paranoid:
+        compiled = _compiled_paranoid(self.game, self.state, self.seat, self.question, self.payoff, self.engine,
+                                      fixed)
+        return _Paranoid(self.game, self.seat, self.question, self.payoff, self.budget,
+                         self.deadline if deadline is None else deadline, self.stats, compiled, fixed)
+
+    def start_bounds(self, known: dict[str, Answer]) -> _Interval:
+        low, high = _Paranoid.bounds_of(self.game, self.state, self.seat, self.payoff)
+        bounds = _Interval(low, high, STATIC_LOW[self.payoff], STATIC_HIGH[self.payoff])
+        name = "cards_bounds" if self.payoff == CARDS else "margin_bounds"
+        if self.question == "q3" and "q2" in known:
+            bounds.raise_low(getattr(known["q2"], name)[0], "Q2's lower bound (Q2 <= Q3)")
+        if self.question in ("q2", "q3") and "q1" in known:
+            bounds.lower_high(getattr(known["q1"], name)[1], "Q1's upper bound (Q3 <= Q1)")
+        if self.question == "q2" and "q3" in known:
+            bounds.lower_high(getattr(known["q3"], name)[1], "Q3's upper bound (Q2 <= Q3)")
+        return bounds
+
+    def one_sided(self, bounds: _Interval) -> None:
+        """A fixed strategy's value against the best reply: P's greedy bot bounds Q2 (so Q3)
+        from below, the others' greedy bots bound Q3 (so Q2) from above.  Each gets a share of
+        the time and is probed only inside the bounds already known (a value outside them
+        says nothing new); what it proved before its time ran out still counts."""
+        players = len(self.game.returns(self.state))
+        others = tuple(s for s in range(players) if s != self.seat)
+        for fixed, lower in (((self.seat,), True), (others, False)):
+            if bounds.low >= bounds.high:
+                return
+            share = None
+            if self.deadline is not None:
+                share = time.perf_counter() + ONE_SIDED_SHARE * max(0.0, self.deadline - time.perf_counter())
+            side = _Interval(bounds.low, bounds.high, "", "")
+            try:
+                _drive(self.search(fixed, share), self.state, side, None, want_action=False)
+            except BudgetExceeded:
+                pass
+            if lower:
+                bounds.raise_low(side.low, GREEDY_LOW)
+            else:
+                bounds.lower_high(side.high, GREEDY_HIGH)
+
+    def drive(self, bounds: _Interval) -> str | None:
+        """The question's own search: probes until the bounds meet; P's root action."""
+        search = self.search()
+        first = bounds.high if self.question == "q1" else None
+        return _drive(search, self.state, bounds, first, SEARCH_LOW[self.question], SEARCH_HIGH[self.question])
+
+
+def _drive(search: _Paranoid, state: Any, bounds: _Interval, first: float | None, low_reason: str = "",
+           high_reason: str = "", want_action: bool = True) -> str | None:
+    """Null-window probes: is the value at least gamma?  A probe that fails high proves a
+    floor, one that fails low a ceiling (fail-soft: often past gamma).  First at `first`,
+    then halving the interval.  Returns P's root action on a line holding the floor."""
+    action = None
+    while bounds.low < bounds.high:
+        gamma = first if first is not None else math.floor((bounds.low + bounds.high + 1) / 2)
+        first = None
+        value = search.probe(state, gamma - 1, gamma)
+        if value >= gamma:
+            bounds.raise_low(value, low_reason)
+            action = search.root_action
+        else:
+            bounds.lower_high(value, high_reason)
+    if action is None and want_action:
+        # the floor came from elsewhere: one probe at it names a root action holding it
+        if search.probe(state, bounds.low - 1, bounds.low) >= bounds.low:
+            action = search.root_action
+    return action
+
+
 def _compiled_paranoid(game: SimultaneousGame, state: Any, seat: int, question: str, payoff: str,
-                       engine: str) -> Any:
+                       engine: str, fixed: tuple[int, ...] = ()) -> Any:
     """The game's compiled Q1-Q3 from this round start, None for the Python search."""
     if engine == "python":
         return None
     compiled = None
     if game.round_start(state):
         try:
-            compiled = game.compiled_paranoid(state, seat, question, payoff == MARGIN)
+            if fixed:
+                compiled = game.compiled_paranoid(state, seat, question, payoff == MARGIN, fixed=fixed)
+            else:
+                compiled = game.compiled_paranoid(state, seat, question, payoff == MARGIN)
         except CompiledMissing as exc:
             _not_built(exc, engine)
     if compiled is None and engine == "compiled":
         raise EngineError(f"no compiled {question.upper()} engine for {game.name} here"
-                          " (not built, not two players, or not a round start)")
+                          " (not built, or not a round start)")
     return compiled
 
 
@@ -302,49 +443,52 @@ class _Budgeted:
 
 
 class _Paranoid(_Budgeted):
-    """Q1-Q3 on one payoff: alpha-beta (fail-soft) with a table of (floor, ceiling) per key."""
+    """Q1-Q3 on one payoff: alpha-beta (fail-soft) with a table of (floor, ceiling) per key,
+    probed with windows; seats in `fixed` play the game's greedy bot (one option)."""
 
     def __init__(self, game: SimultaneousGame, seat: int, question: str, payoff: str, budget: Budget,
-                 deadline: float | None, stats: Stats, compiled: Any = None):
+                 deadline: float | None, stats: Stats, compiled: Any = None, fixed: tuple[int, ...] = ()):
         super().__init__(game, budget, deadline, stats)
         self.compiled = compiled
         self.seat = seat
         self.question = question
         self.payoff = payoff
+        self.fixed = fixed
         self.root = None
-        self.root_floor, self.root_ceiling = -math.inf, math.inf
         self.root_action: str | None = None
+        self._compiled_counts = (0, 0)
 
-    def run(self, state: Any) -> int:
+    def probe(self, state: Any, alpha: float, beta: float) -> float:
+        """The fail-soft value of round start `state` within (alpha, beta)."""
         self.root = state
-        self.root_floor, self.root_ceiling = self.static_bounds(state)
+        self.root_action = None
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            raise BudgetExceeded(self._exhausted_text("time"))
         if self.compiled is not None:
-            return self._run_compiled(state)
-        return self._value(state, -math.inf, math.inf)
+            return self._probe_compiled(state, alpha, beta)
+        return self._root_value(state, alpha, beta)
 
-    def _run_compiled(self, state: Any) -> int:
-        """The same search in C from a round start; its values are relative to the root."""
-        offset = self._table_key(state)[1]
-        seconds = None if self.deadline is None else self.deadline - time.perf_counter()
+    def _probe_compiled(self, state: Any, alpha: float, beta: float) -> float:
+        seconds = None if self.deadline is None else max(1e-6, self.deadline - time.perf_counter())
         states = None if self.budget.max_states is None else max(0, self.budget.max_states - self.stats.states)
-        run = self.compiled.value(state, seconds, states)
-        self.stats.states += run.states
-        self.stats.table_hits += run.table_hits
-        self.root_floor = max(self.root_floor, run.root_floor + offset)
-        self.root_ceiling = min(self.root_ceiling, run.root_ceiling + offset)
+        run = self.compiled.value(state, alpha, beta, seconds, states)
+        self.stats.states += run.states - self._compiled_counts[0]
+        self.stats.table_hits += run.table_hits - self._compiled_counts[1]
+        self._compiled_counts = (run.states, run.table_hits)
         if run.root_action:
             self.root_action = self.game.format_action(state, run.root_action)
         if run.value is None:
             raise BudgetExceeded(self._exhausted_text(run.exhausted))
-        return int(run.value) + offset
+        return int(run.value)
 
-    def static_bounds(self, state: Any) -> tuple[int, int]:
+    @staticmethod
+    def bounds_of(game: SimultaneousGame, state: Any, seat: int, payoff: str) -> tuple[int, int]:
         """No line from `state` leaves the payoff outside these: P gains at most the cards in
         play, and the others together at most the same cards."""
-        returns, spare = self.game.returns(state), self.game.cards_in_play(state)
-        if self.payoff == CARDS:
-            return returns[self.seat], returns[self.seat] + spare
-        lead = min(returns[self.seat] - r for s, r in enumerate(returns) if s != self.seat)
+        returns, spare = game.returns(state), game.cards_in_play(state)
+        if payoff == CARDS:
+            return returns[seat], returns[seat] + spare
+        lead = min(returns[seat] - r for s, r in enumerate(returns) if s != seat)
         return lead - spare, lead + spare
 
     def _payoff(self, state: Any) -> int:
@@ -362,27 +506,21 @@ class _Paranoid(_Budgeted):
         if len(leads) == 1:
             return self.game.key(state), leads[0]
         least = min(leads)
-        return (self.game.key(state), tuple(lead - least for lead in leads)), least
+        # a lead more than twice the cards in play above the least can never be the least
+        cap = 2 * self.game.cards_in_play(state) + 1
+        return (self.game.key(state), tuple(min(lead - least, cap) for lead in leads)), least
 
-    def _value(self, state: Any, alpha: float, beta: float) -> float:
-        self._tick()
-        if self.game.is_over(state):
-            return self._payoff(state)
-        if not self.game.round_start(state):
-            return self._node(state, alpha, beta)
+    def _entry(self, state: Any, count_hit: bool) -> tuple[Any, int, float, float]:
         key, offset = self._table_key(state)
-        floor, ceiling = self.static_bounds(state)
+        floor, ceiling = self.bounds_of(self.game, state, self.seat, self.payoff)
         entry = self.table.get(key)
         if entry is not None:
-            self.stats.table_hits += 1
+            if count_hit:
+                self.stats.table_hits += 1
             floor, ceiling = max(floor, entry[0] + offset), min(ceiling, entry[1] + offset)
-        if floor >= beta or floor == ceiling:
-            return floor
-        if ceiling <= alpha:
-            return ceiling
-        low, high = max(alpha, floor), min(beta, ceiling)
-        self._count_state()
-        value = self._node(state, low, high)
+        return key, offset, floor, ceiling
+
+    def _store(self, key, offset, floor, ceiling, low, high, value) -> None:
         if value <= low:
             ceiling = min(ceiling, value)
         elif value >= high:
@@ -390,12 +528,52 @@ class _Paranoid(_Budgeted):
         else:
             floor = ceiling = value
         self.table[key] = (floor - offset, ceiling - offset)
+
+    def _root_value(self, state: Any, alpha: float, beta: float) -> float:
+        """As _value, but always expanded (no table hit counted), noting P's root action."""
+        self._tick()
+        key, offset, floor, ceiling = self._entry(state, False)
+        self._count_state()
+        value = self._node(state, alpha, beta)
+        self._store(key, offset, floor, ceiling, alpha, beta, value)
+        return value
+
+    def _value(self, state: Any, alpha: float, beta: float) -> float:
+        self._tick()
+        if self.game.is_over(state):
+            return self._payoff(state)
+        if not self.game.round_start(state):
+            return self._node(state, alpha, beta)
+        key, offset, floor, ceiling = self._entry(state, True)
+        if floor >= beta or floor == ceiling:
+            return floor
+        if ceiling <= alpha:
+            return ceiling
+        low, high = max(alpha, floor), min(beta, ceiling)
+        self._count_state()
+        value = self._node(state, low, high)
+        self._store(key, offset, floor, ceiling, low, high, value)
         return value
 
     def _node(self, state: Any, alpha: float, beta: float) -> float:
         acting = self.game.acting_players(state)
-        options = {seat: self.game.order_actions(state, seat, self.game.legal_actions(state, seat)) for seat in acting}
+        options = {}
+        for seat in acting:
+            if seat in self.fixed:
+                options[seat] = [self._policy(state, seat)]
+            else:
+                options[seat] = self.game.order_actions(state, seat, self.game.legal_actions(state, seat))
         return self._layer(state, acting, options, self._layers(acting), 0, {}, alpha, beta)
+
+    def _policy(self, state: Any, seat: int) -> Any:
+        """A fixed seat's action: the game's greedy bot, P's against every other seat and a
+        coalition seat's against P (where the game can aim it; else its plain greedy bot)."""
+        aim = getattr(self.game, "greedy_action_against", None)
+        if aim is None:
+            return self.game.greedy_action(state, seat)
+        players = len(self.game.returns(state))
+        against = [s for s in range(players) if s != seat] if seat == self.seat else [self.seat]
+        return aim(state, seat, against)
 
     def _layers(self, acting: tuple[int, ...]) -> list[tuple[tuple[int, ...], bool]]:
         """Who chooses in which order at this node, and whether that choice maximises."""
@@ -422,12 +600,9 @@ class _Paranoid(_Budgeted):
             if maximise and value > best:
                 best, alpha = value, max(alpha, value)
                 if at_root:
-                    self.root_floor = max(self.root_floor, best)
                     self.root_action = self._action_text(state, seats, joint)
             elif not maximise and value < best:
                 best, beta = value, min(beta, value)
-                if at_root:
-                    self.root_ceiling = min(self.root_ceiling, best)
             if alpha >= beta:
                 break
         return best
@@ -632,14 +807,18 @@ def _spread(weights: list[float], kept: list[int], size: int) -> list[float]:
 
 def _tighten(answers: dict[str, Answer]) -> None:
     """Narrow undecided intervals by the questions' order: Q2 <= Q3 <= Q1 on each payoff and
-    Q2 <= Q4 <= Q3 on the margin (each a theorem of its model, spec §8)."""
-    for bounds in ("cards_bounds", "margin_bounds"):
-        chain = [answers[q] for q in ("q2", "q4", "q3", "q1") if q in answers
-                 and not (q == "q4" and bounds == "cards_bounds")]
+    Q2 <= Q4 <= Q3 on the margin (each a theorem of its model, spec §8); each end moved says
+    where it came from."""
+    for payoff in ("cards", "margin"):
+        bounds = f"{payoff}_bounds"
+        chain = [q for q in ("q2", "q4", "q3", "q1") if q in answers and not (q == "q4" and payoff == "cards")]
         for lower, upper in itertools.combinations(chain, 2):
-            low_l, high_l = getattr(lower, bounds)
-            low_u, high_u = getattr(upper, bounds)
-            if low_l != high_l:  # a proved value stays as proved (Q4's may differ by rounding)
-                setattr(lower, bounds, (low_l, min(high_l, high_u)))
-            if low_u != high_u:
-                setattr(upper, bounds, (max(low_u, low_l), high_u))
+            low_l, high_l = getattr(answers[lower], bounds)
+            low_u, high_u = getattr(answers[upper], bounds)
+            order = f"{lower.upper()} <= {upper.upper()}"
+            if low_l != high_l and high_u < high_l:  # a proved value stays as proved (Q4's may differ by rounding)
+                setattr(answers[lower], bounds, (low_l, high_u))
+                setattr(answers[lower], f"{payoff}_high_reason", f"{upper.upper()}'s upper bound ({order})")
+            if low_u != high_u and low_l > low_u:
+                setattr(answers[upper], bounds, (low_l, high_u))
+                setattr(answers[upper], f"{payoff}_low_reason", f"{lower.upper()}'s lower bound ({order})")

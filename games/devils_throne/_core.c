@@ -1,25 +1,26 @@
-/* games/devils_throne/_core.c: Devil's Throne's rules for two seats, in C.
+/* games/devils_throne/_core.c: Devil's Throne's rules for two to four seats, in C.
  *
  * The positions and moves that the simultaneous-move search of solver/_simultaneous_core.h
  * walks (native/devils_throne.c puts the two together): the rules of
  * games/devils_throne/rules.py, the readable reference that the tests compare this file
- * to, for two seats:
+ * to:
  *
  *   - Select: each seat picks one rank it holds; deuce check [R10];
  *   - threes in the game's order (the caller passes (power, owner) pairs in ♣ ♠ ♦ ♥ order)
- *     [R11-R14]; no target: skipped; one target: applied; two (Gravedigger, Robber): a
- *     decision of the owner;
- *   - the Envoy window: sub-rounds while an ace is played, both eligible seats at once
+ *     [R11-R14]; no target: skipped; one target: applied; two or more: a decision of the
+ *     owner;
+ *   - the Envoy window: sub-rounds while an ace is played, every eligible seat at once
  *     [R5-R9, R25];
  *   - the winner with the tie-break, the void round, the end check [R4, R16-R18].
  *
  * A round start (Start) is what the search's table keeps; a Node is a decision point inside
  * a round, or its end (no seat acts).  Options: at Select the ranks held, at a three the
- * target seat, in an Envoy sub-round ACE or PASS.
+ * target seat, in an Envoy sub-round a target seat or PASS.
  *
- * Key of a round start (60 bits): per seat and rank 1-13 the count held (2 bits: the
- * Gravedigger and the Martyr can bring a second card of a rank), the reserve depths
- * (2 bits each), the round (4 bits).
+ * Key of a round start (two words): per seat 23 bits (A, 2, 3 one bit each, since specials
+ * never move; 4-K a count of 0-3 each, since the Martyr and the Gravedigger can bring more of
+ * a rank), seats 0-1 in the first word with the reserve depths (2 bits each) and the round
+ * (4 bits); seats 2-3 in the second word, whose top KEY_FREE_BITS bits stay 0 for the search.
  */
 
 #include <stdint.h>
@@ -30,30 +31,36 @@ typedef uint64_t u64;
 enum { MARTYR = 0, GRAVEDIGGER = 1, ROBBER = 2, LOVER = 3 };
 enum { HIGH = 0, LOW = 1 };
 enum { SELECT = 0, EFFECT = 1, ENVOY = 2, END = 3 };  /* a Node's phase; END: the round is over */
-enum { PASS = 0, ACE = 1 };                              /* Envoy options */
+#define PASS 15                                          /* the Envoy option that plays no ace */
+#define MAXP 4                                           /* seats */
 #define MAXA 16                                          /* options of a seat: 13 ranks at most */
 #define RESERVE_SIZE 3
 #define MAX_ROUNDS 10
+#define KEY_FREE_BITS 18
 
-/* One deal: the threes in resolution order, the coins, the reserves top first. */
+/* One deal: the seats, the threes in resolution order, the coins, the reserves top first. */
 typedef struct {
-    int neffects, power[4], owner[4];
+    int players, neffects, power[4], owner[4];
     int coins[MAX_ROUNDS];
-    int reserve[2][RESERVE_SIZE];
+    int reserve[MAXP][RESERVE_SIZE];
 } Ctx;
 
 typedef struct {
-    uint8_t hand[2][14];   /* count per rank 1..13 */
-    uint8_t size[2];
-    uint8_t depth[2];      /* cards gone from the reserve top */
-    uint8_t round;         /* 1-based */
+    uint8_t hand[MAXP][14];   /* count per rank 1..13 */
+    uint8_t size[MAXP];
+    uint8_t depth[MAXP];      /* cards gone from the reserve top */
+    uint8_t round;            /* 1-based */
 } Start;
 
 typedef struct {
     Start s;
-    int phase, effect;     /* EFFECT: the index of the three whose owner chooses */
-    int main[2], total[2], pool, gain[2], deuce, mode;
+    int phase, effect;        /* EFFECT: the index of the three whose owner chooses */
+    int main[MAXP], total[MAXP], pool, gain[MAXP], deuce, mode;
 } Node;
+
+typedef struct { u64 a, b; } Key;
+
+static inline int seats_of(const Ctx *c) { return c->players; }
 
 static inline int value_of(int rank, int deuce) { return deuce && rank > 10 ? 10 : rank; }  /* [R10] */
 
@@ -63,21 +70,27 @@ static inline int reserve_top(const Ctx *c, const Start *s, int seat) {
 
 /* ----- round starts ----------------------------------------------------------------------- */
 
-static inline u64 start_key(const Ctx *c, const Start *s) {
-    (void)c;
-    u64 key = 0;
-    for (int seat = 0; seat < 2; seat++)
-        for (int rank = 1; rank <= 13; rank++) key = key << 2 | s->hand[seat][rank];
-    key = key << 2 | s->depth[0];
-    key = key << 2 | s->depth[1];
-    key = key << 4 | s->round;
-    return key;  /* never 0: the round is at least 1 */
+static inline u64 hand_bits(const Start *s, int seat) {
+    const uint8_t *h = s->hand[seat];
+    u64 bits = (u64)h[1] | (u64)h[2] << 1 | (u64)h[3] << 2;
+    for (int rank = 4; rank <= 13; rank++) bits |= (u64)h[rank] << (3 + 2 * (rank - 4));
+    return bits;
+}
+
+static inline void start_key(const Ctx *c, const Start *s, Key *key) {
+    u64 a = hand_bits(s, 0) | hand_bits(s, 1) << 23, b = 0;
+    for (int seat = 0; seat < MAXP; seat++) a |= (u64)s->depth[seat] << (46 + 2 * seat);
+    a |= (u64)s->round << 54;  /* never 0: the round is at least 1 */
+    if (c->players > 2) b = hand_bits(s, 2) | (c->players > 3 ? hand_bits(s, 3) << 23 : 0);
+    key->a = a;
+    key->b = b;
 }
 
 /* Cards that may still reach a trick pile: hands and reserves (the pool is empty). */
 static inline int cards_in_play(const Ctx *c, const Start *s) {
-    (void)c;
-    return s->size[0] + s->size[1] + (RESERVE_SIZE - s->depth[0]) + (RESERVE_SIZE - s->depth[1]);
+    int total = 0;
+    for (int seat = 0; seat < c->players; seat++) total += s->size[seat] + RESERVE_SIZE - s->depth[seat];
+    return total;
 }
 
 static inline void open_round(const Ctx *c, const Start *s, Node *d) {
@@ -111,104 +124,145 @@ static inline void apply_effect(const Ctx *c, Node *d, int power, int owner, int
     }
 }
 
-/* The seats an effect may target (a reserve with cards left): Martyr and Lover name theirs,
- * the others choose either seat, listed seat 0 first or, with `seat_1_first`, seat 1 first
- * (the game's search order). */
-static inline int effect_targets(const Node *d, int power, int owner, int seat_1_first, int targets[2]) {
-    int other = 1 - owner, n = 0;
-    if (power == MARTYR) { if (d->s.depth[owner] < RESERVE_SIZE) targets[n++] = other; }
-    else if (power == LOVER) { if (d->s.depth[other] < RESERVE_SIZE) targets[n++] = other; }
-    else for (int k = 0; k < 2; k++) {
-        int seat = seat_1_first ? 1 - k : k;
-        if (d->s.depth[seat] < RESERVE_SIZE) targets[n++] = seat;
+/* The seats an effect may target, ascending or, with `descending`, the game's search order. */
+static inline int effect_targets(const Ctx *c, const Node *d, int power, int owner, int descending,
+                                 int targets[MAXA]) {
+    int n = 0;
+    for (int k = 0; k < c->players; k++) {
+        int seat = descending ? c->players - 1 - k : k;
+        int ok;
+        if (power == MARTYR) ok = seat != owner && d->s.depth[owner] < RESERVE_SIZE;
+        else if (power == LOVER) ok = seat != owner && d->s.depth[seat] < RESERVE_SIZE;
+        else ok = d->s.depth[seat] < RESERVE_SIZE;
+        if (ok) targets[n++] = seat;
     }
     return n;
 }
 
 /* Step 4 from the three `index` on: a three with one target is applied, one with none
- * skipped, one with two is the owner's decision [R11]; then the Envoy window. */
+ * skipped, one with more is the owner's decision [R11]; then the Envoy window. */
 static inline void after_effects(const Ctx *c, Node *d, int index) {
     for (; index < c->neffects; index++) {
         int power = c->power[index], owner = c->owner[index];
         if (d->main[owner] != 3) continue;
-        int targets[2], n = effect_targets(d, power, owner, 0, targets);
+        int targets[MAXA], n = effect_targets(c, d, power, owner, 0, targets);
         if (n == 1) apply_effect(c, d, power, owner, targets[0]);
-        if (n == 2) { d->phase = EFFECT; d->effect = index; return; }
+        if (n >= 2) { d->phase = EFFECT; d->effect = index; return; }
     }
     d->phase = ENVOY;
 }
 
 /* Steps 2-3: the main cards leave the hands into the pool; the deuce fixes values [R10]. */
-static inline void reveal(const Ctx *c, Node *d, int main0, int main1) {
-    d->main[0] = main0;
-    d->main[1] = main1;
-    for (int seat = 0; seat < 2; seat++) { d->s.hand[seat][d->main[seat]]--; d->s.size[seat]--; }
-    d->deuce = main0 == 2 || main1 == 2;
+static inline void reveal(const Ctx *c, Node *d, const int act[MAXP]) {
+    int n = c->players;
+    d->deuce = 0;
+    for (int seat = 0; seat < n; seat++) {
+        d->main[seat] = act[seat];
+        d->s.hand[seat][act[seat]]--;
+        d->s.size[seat]--;
+        if (act[seat] == 2) d->deuce = 1;
+    }
     d->mode = c->coins[d->s.round - 1];
-    for (int seat = 0; seat < 2; seat++) d->total[seat] = value_of(d->main[seat], d->deuce);
-    d->pool = 2;
+    for (int seat = 0; seat < n; seat++) d->total[seat] = value_of(d->main[seat], d->deuce);
+    d->pool = n;
     after_effects(c, d, 0);
 }
 
-static inline int envoy_legal(const Node *d, int owner) {
-    /* [R7]: the other seat one short of best, or tied at best with the owner. */
-    int other = 1 - owner, m = d->mode == HIGH ? 1 : -1;
-    int best = d->mode == HIGH ? (d->total[0] > d->total[1] ? d->total[0] : d->total[1])
-                               : (d->total[0] < d->total[1] ? d->total[0] : d->total[1]);
-    if (!d->s.hand[owner][1]) return 0;
-    return d->total[other] == best - m || (d->total[other] == best && d->total[owner] == best);
+/* The best total (max in HIGH, min in LOW) and how many seats share it. */
+static inline int best_total(const Ctx *c, const Node *d, int *count) {
+    int best = d->total[0];
+    for (int seat = 1; seat < c->players; seat++)
+        if (d->mode == HIGH ? d->total[seat] > best : d->total[seat] < best) best = d->total[seat];
+    int k = 0;
+    for (int seat = 0; seat < c->players; seat++) k += d->total[seat] == best;
+    *count = k;
+    return best;
 }
 
-static inline void play_ace(Node *d, int owner) {
-    d->total[1 - owner] += d->mode == HIGH ? 1 : -1;  /* [R5] */
-    d->s.hand[owner][1]--;
-    d->s.size[owner]--;
-    d->pool++;  /* [R9] */
+/* [R7]: another seat one short of best, or tied at best with someone else; ascending, or
+ * descending (the search order). */
+static inline int envoy_targets(const Ctx *c, const Node *d, int owner, int descending, int targets[MAXA]) {
+    if (!d->s.hand[owner][1]) return 0;
+    int count, best = best_total(c, d, &count), shortfall = d->mode == HIGH ? best - 1 : best + 1, n = 0;
+    for (int k = 0; k < c->players; k++) {
+        int seat = descending ? c->players - 1 - k : k;
+        if (seat != owner && (d->total[seat] == shortfall || (d->total[seat] == best && count > 1)))
+            targets[n++] = seat;
+    }
+    return n;
 }
 
 /* ----- decision points -------------------------------------------------------------------- */
 
-/* Each seat's options at d into opt (n[seat] = 0: the seat does not act; neither acts: the
+/* Each seat's options at d into opt (n[seat] = 0: the seat does not act; none acts: the
  * round is over), in the rules' order or, with `ordered`, the game's search order: Select
- * ranks high first in HIGH rounds and low first in LOW, targets seat 2 before seat 1, an ace
- * before PASS. */
-static inline void node_options(const Ctx *c, const Node *d, int ordered, int n[2], int opt[2][MAXA]) {
-    n[0] = n[1] = 0;
+ * ranks high first in HIGH rounds and low first in LOW, targets the highest seat first, an
+ * Envoy's targets before PASS. */
+static inline void node_options(const Ctx *c, const Node *d, int ordered, int n[MAXP], int opt[MAXP][MAXA]) {
+    int players = c->players;
+    for (int seat = 0; seat < players; seat++) n[seat] = 0;
     if (d->phase == SELECT) {
         int descending = ordered && c->coins[d->s.round - 1] == HIGH;
-        for (int seat = 0; seat < 2; seat++)
+        for (int seat = 0; seat < players; seat++)
             for (int i = 0; i < 13; i++) {
                 int rank = descending ? 13 - i : 1 + i;
                 if (d->s.hand[seat][rank]) opt[seat][n[seat]++] = rank;
             }
     } else if (d->phase == EFFECT) {
         int owner = c->owner[d->effect];
-        n[owner] = effect_targets(d, c->power[d->effect], owner, ordered, opt[owner]);
+        n[owner] = effect_targets(c, d, c->power[d->effect], owner, ordered, opt[owner]);
     } else if (d->phase == ENVOY) {
-        for (int seat = 0; seat < 2; seat++)
-            if (envoy_legal(d, seat)) {
-                n[seat] = 2;
-                opt[seat][0] = ordered ? ACE : PASS;
-                opt[seat][1] = ordered ? PASS : ACE;
-            }
+        for (int seat = 0; seat < players; seat++) {
+            int k = envoy_targets(c, d, seat, ordered, ordered ? opt[seat] : opt[seat] + 1);
+            if (!k) continue;
+            if (ordered) opt[seat][k] = PASS; else opt[seat][0] = PASS;
+            n[seat] = k + 1;
+        }
     }
+}
+
+/* The game's greedy bot (game.py's greedy_action_against) as an index into `opt`, the
+ * seat's options in search order, playing against the seats in `against`: at Select the
+ * cheapest card that beats the highest (HIGH) or lowest (LOW) card they hold, else the card
+ * least useful this round; elsewhere the first option. */
+static inline int policy_option(const Ctx *c, const Node *d, int seat, int against, const int *opt, int n) {
+    if (d->phase != SELECT) return 0;
+    int high = c->coins[d->s.round - 1] == HIGH, threat = high ? 0 : 14;
+    for (int other = 0; other < c->players; other++) {
+        if (other == seat || !(against >> other & 1)) continue;
+        for (int rank = 1; rank <= 13; rank++) {
+            if (!d->s.hand[other][rank]) continue;
+            if (high ? rank > threat : rank < threat) threat = rank;
+        }
+    }
+    /* Options run high to low in HIGH, low to high in LOW: the last option that beats the
+     * threat is the cheapest; with none, the last option is the least useful. */
+    int pick = n - 1;
+    for (int i = 0; i < n; i++) if (high ? opt[i] > threat : opt[i] < threat) pick = i;
+    return pick;
 }
 
 /* d, in place, after each acting seat plays act[seat] (NO_ACTION for a seat that does not
  * act), every forced step run up to the next decision or the round's end. */
-static inline void apply_joint(const Ctx *c, Node *d, const int act[2]) {
+static inline void apply_joint(const Ctx *c, Node *d, const int act[MAXP]) {
     if (d->phase == SELECT) {
-        reveal(c, d, act[0], act[1]);
+        reveal(c, d, act);
     } else if (d->phase == EFFECT) {
         int index = d->effect, owner = c->owner[index];
         apply_effect(c, d, c->power[index], owner, act[owner]);
         after_effects(c, d, index + 1);
     } else {
-        /* an Envoy sub-round: the aces played apply together; another sub-round follows
-         * while any was played [R6, R7, R9] */
-        int played = 0;
-        for (int seat = 0; seat < 2; seat++)
-            if (act[seat] == ACE) { play_ace(d, seat); played = 1; }
+        /* an Envoy sub-round: the aces played apply together, each judged on the totals at
+         * the sub-round's start; another sub-round follows while any was played [R6, R7, R9] */
+        int played = 0, step = d->mode == HIGH ? 1 : -1;  /* [R5] */
+        for (int seat = 0; seat < c->players; seat++) {
+            if (act[seat] < 0 || act[seat] == PASS) continue;
+            d->total[act[seat]] += step;
+            d->s.hand[seat][1]--;
+            d->s.size[seat]--;
+            d->pool++;
+            played = 1;
+        }
         if (!played) d->phase = END;
     }
 }
@@ -216,33 +270,43 @@ static inline void apply_joint(const Ctx *c, Node *d, const int act[2]) {
 /* The round's end: the winner with the tie-break [R4, R16], trick or void [R17]; each
  * seat's cards won this round into gain; 1 with the next round start in *next, 0 when a
  * hand is empty and the game is over [R18]. */
-static inline int close_round(const Ctx *c, const Node *d, Start *next, int gain[2]) {
-    int high = d->mode == HIGH, pool = d->pool;
-    int depth[2] = {d->s.depth[0], d->s.depth[1]};
-    int best = high ? (d->total[0] > d->total[1] ? d->total[0] : d->total[1])
-                    : (d->total[0] < d->total[1] ? d->total[0] : d->total[1]);
-    int tied[2] = {d->total[0] == best, d->total[1] == best};
+static inline int close_round(const Ctx *c, const Node *d, Start *next, int gain[MAXP]) {
+    int players = c->players, high = d->mode == HIGH, pool = d->pool;
+    int depth[MAXP], tied[MAXP], count;
+    int best = best_total(c, d, &count);
+    for (int seat = 0; seat < players; seat++) { depth[seat] = d->s.depth[seat]; tied[seat] = d->total[seat] == best; }
     int winner = -1;
+    if (count == 1) {
+        for (int seat = 0; seat < players; seat++) if (tied[seat]) winner = seat;
+    }
     while (winner < 0) {
-        if (!(tied[0] && tied[1])) { winner = tied[0] ? 0 : 1; break; }
-        int draws[2] = {tied[0] && depth[0] < RESERVE_SIZE, tied[1] && depth[1] < RESERVE_SIZE};
-        if (!draws[0] && !draws[1]) break;  /* void */
-        int v[2] = {0, 0};
-        for (int seat = 0; seat < 2; seat++) if (draws[seat]) {
+        int v[MAXP], drawing = 0, last = -1, top = 0;
+        for (int seat = 0; seat < players; seat++) {
+            if (!tied[seat] || depth[seat] >= RESERVE_SIZE) { tied[seat] = 0; continue; }
             v[seat] = value_of(c->reserve[seat][depth[seat]], d->deuce);
             depth[seat]++;
             pool++;
+            if (!drawing || (high ? v[seat] > top : v[seat] < top)) top = v[seat];
+            drawing++;
+            last = seat;
         }
-        if (!(draws[0] && draws[1])) { winner = draws[0] ? 0 : 1; break; }
-        tied[0] = high ? v[0] >= v[1] : v[0] <= v[1];
-        tied[1] = high ? v[1] >= v[0] : v[1] <= v[0];
+        if (!drawing) break;  /* void */
+        if (drawing == 1) { winner = last; break; }
+        int left = 0;
+        for (int seat = 0; seat < players; seat++) {
+            tied[seat] = tied[seat] && v[seat] == top;
+            if (tied[seat]) { left++; last = seat; }
+        }
+        if (left == 1) winner = last;
     }
-    gain[0] = d->gain[0] + (winner == 0 ? pool : 0);
-    gain[1] = d->gain[1] + (winner == 1 ? pool : 0);
-    if (d->s.size[0] == 0 || d->s.size[1] == 0) return 0;
+    int over = 0;
+    for (int seat = 0; seat < players; seat++) {
+        gain[seat] = d->gain[seat] + (winner == seat ? pool : 0);
+        if (d->s.size[seat] == 0) over = 1;
+    }
+    if (over) return 0;
     *next = d->s;
-    next->depth[0] = (uint8_t)depth[0];
-    next->depth[1] = (uint8_t)depth[1];
+    for (int seat = 0; seat < players; seat++) next->depth[seat] = (uint8_t)depth[seat];
     next->round++;
     return 1;
 }

@@ -1,6 +1,7 @@
-"""The compiled two-player Q1-Q4 values (the extension `games.devils_throne._core`), behind a small Python face.
+"""The compiled Q1-Q3 values (two to four players) and two-player Q4 values (the extension
+`games.devils_throne._core`), behind a small Python face.
 
-The extension is native/devils_throne.c: the two-seat rules of games/devils_throne/_core.c under
+The extension is native/devils_throne.c: the rules of games/devils_throne/_core.c under
 the simultaneous-move search of solver/_simultaneous_core.h (setup.py builds it).  It is
 optional: where it is not built, `q4_values` raises CompiledMissing and the solver says so
 once and uses the Python engine.
@@ -37,9 +38,10 @@ class Q4Values:
     """Q4 values-to-go of round starts of one deal for seat P; its table lives with it."""
 
     def __init__(self, rules: Rules, seat: int, coins: tuple[int, ...], reserves: tuple[tuple[int, ...], ...],
-                 question: int = 0, margin: bool = True):
+                 question: int = 0, margin: bool = True, fixed: int = 0):
         effects = [(EFFECT_ORDER.index(power), owner) for power, owner in rules.effects]
-        self._solver = _core.new_solver(seat, effects, list(coins), [list(r) for r in reserves], question, int(margin))
+        self._solver = _core.new_solver(seat, effects, list(coins), [list(r) for r in reserves], question,
+                                        int(margin), fixed)
 
     def value(self, state: State, seconds: float | None, max_states: int | None) -> CompiledRun:
         depths = [RESERVE_SIZE - len(reserve) for reserve in state.reserves]
@@ -50,24 +52,23 @@ class Q4Values:
 
 
 class ParanoidRun(NamedTuple):
-    """A Q1-Q3 value relative to the round start (None: stopped by `exhausted`), the counters,
-    the root's bounds found so far (relative), and P's rank on the best root line (0: none)."""
+    """A fail-soft Q1-Q3 value of the round start within the window (None: stopped by
+    `exhausted`), the counters so far, and P's rank on the best root line (0: none)."""
 
     value: float | None
     exhausted: str
     states: int
     table_hits: int
-    root_floor: float
-    root_ceiling: float
     root_action: int
 
 
 class ParanoidValues(Q4Values):
     """Q1, Q2 or Q3 on the cards or the margin, from round starts of one deal, for seat P."""
 
-    def value(self, state: State, seconds: float | None, max_states: int | None) -> ParanoidRun:
+    def value(self, state: State, alpha: float, beta: float, seconds: float | None,
+              max_states: int | None) -> ParanoidRun:
         depths = [RESERVE_SIZE - len(reserve) for reserve in state.reserves]
-        run = _core.paranoid_value(self._solver, state.round, state.hands, depths,
+        run = _core.paranoid_value(self._solver, state.round, state.hands, depths, state.tricks, alpha, beta,
                                    -1.0 if seconds is None else max(seconds, 1e-6),
                                    -1 if max_states is None else max_states)
         return ParanoidRun(*run)
@@ -83,13 +84,14 @@ def q4_values(rules: Rules, state: State, seat: int) -> Q4Values | None:
     return Q4Values(rules, seat, state.coins, reserves)
 
 
-def paranoid_values(rules: Rules, state: State, seat: int, question: str, margin: bool) -> ParanoidValues | None:
-    """The compiled Q1-Q3 (`question` "q1".."q3") for `state`'s deal, or None."""
-    if rules.players != 2:
-        return None
+def paranoid_values(rules: Rules, state: State, seat: int, question: str, margin: bool,
+                    fixed: tuple[int, ...] = ()) -> ParanoidValues:
+    """The compiled Q1-Q3 (`question` "q1".."q3") for `state`'s deal; the seats in `fixed`
+    play the greedy bot's policy against the other side (a one-sided search)."""
     _require_core()
     reserves = tuple(_full_reserve(reserve) for reserve in state.reserves)
-    return ParanoidValues(rules, seat, state.coins, reserves, int(question[1]), margin)
+    mask = sum(1 << seat for seat in fixed)
+    return ParanoidValues(rules, seat, state.coins, reserves, int(question[1]), margin, mask)
 
 
 def _require_core() -> None:

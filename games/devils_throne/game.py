@@ -1,7 +1,7 @@
 """The Devil's Throne game object: the SimultaneousGame contract of games/base.py over rules.py.
 
 A variant is the number of seats (2-4) and each seat's suit [R1]; the texts are notation.py's,
-the compiled two-player searches compiled.py's.
+the compiled searches compiled.py's.
 """
 
 from __future__ import annotations
@@ -217,15 +217,34 @@ class DevilsThrone(SimultaneousGame):
         winners = [rank for rank in ranks if rank < threat]
         return max(winners) if winners else max(ranks)
 
+    def greedy_action_against(self, state: State, seat: int, against: Sequence[int]) -> int:
+        """`greedy_action` with the threat taken from the seats `against` only (a seat of a
+        coalition playing against one seat); the open-deal analysis's one-sided searches."""
+        ranks = self.rules.legal_actions(state, seat)
+        if state.phase != SELECT:
+            return self.order_actions(state, seat, ranks)[0]
+        others = [rank for other in against if other != seat for rank in state.hands[other]]
+        if self.rules.mode(state) == HIGH:
+            threat = max(others, default=0)
+            winners = [rank for rank in ranks if rank > threat]
+            return min(winners) if winners else min(ranks)
+        threat = min(others, default=14)
+        winners = [rank for rank in ranks if rank < threat]
+        return max(winners) if winners else max(ranks)
+
     def compiled_q4(self, state: State, seat: int) -> compiled.Q4Values | None:
         """The compiled two-player Q4 values of `state`'s deal for `seat` (an object whose
         `value(round_start, seconds, max_states)` gives a value-to-go), or None."""
         return compiled.q4_values(self.rules, state, seat)
 
-    def compiled_paranoid(self, state: State, seat: int, question: str, margin: bool) -> compiled.ParanoidValues | None:
-        """The compiled two-player Q1-Q3 (`question` "q1".."q3", on the margin or the cards)
-        of `state`'s deal for `seat`: `value(round_start, seconds, max_states)`; or None."""
-        return compiled.paranoid_values(self.rules, state, seat, question, margin)
+    def compiled_paranoid(self, state: State, seat: int, question: str, margin: bool,
+                          fixed: tuple[int, ...] = ()) -> compiled.ParanoidValues | None:
+        """The compiled Q1-Q3 (`question` "q1".."q3", on the margin or the cards) of `state`'s
+        deal for `seat`, any number of players: `value(round_start, alpha, beta, seconds,
+        max_states)` gives a fail-soft value in the window.  The seats in `fixed` play
+        `greedy_action_against` (P against every other seat, the others against P): a
+        one-sided search."""
+        return compiled.paranoid_values(self.rules, state, seat, question, margin, fixed)
 
 
 def _seat_list(seats: Sequence[int]) -> str:

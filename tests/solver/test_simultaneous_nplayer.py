@@ -1,0 +1,143 @@
+"""Q1-Q3 for three and four players: the compiled and Python searches against a plain brute
+force over every joint action, on endings of real deals (round starts a round or two before
+the end, small enough to enumerate); intervals under tight budgets hold the exact values."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+
+from games.devils_throne import DevilsThrone
+from games.devils_throne.rules import SELECT
+from solver.search import Budget
+from solver.simultaneous import analyse
+
+
+def _compiled_built() -> bool:
+    from games.devils_throne import compiled
+
+    return compiled._core is not None
+
+
+needs_core = pytest.mark.skipif(not _compiled_built(), reason="games/devils_throne/_core is not built")
+
+
+def ending(game: DevilsThrone, seed: int, cards_left: int):
+    """A round start reached by random joint play from a seeded deal, the smallest hand
+    holding at most `cards_left` cards, the game not over."""
+    rng = random.Random(seed)
+    while True:
+        state = game.initial_state(game.deal_from_seed(rng.randrange(10**6)))
+        while not game.is_over(state) and (state.phase != SELECT or min(map(len, state.hands)) > cards_left):
+            seats = game.acting_players(state)
+            state = game.apply_joint(state, tuple(rng.choice(game.legal_actions(state, s)) for s in seats))
+        if not game.is_over(state):
+            return state
+
+
+def payoff(game, state, seat, kind):
+    cards = game.returns(state)
+    if kind == "cards":
+        return cards[seat]
+    return min(cards[seat] - c for s, c in enumerate(cards) if s != seat)
+
+
+def brute(game, state, seat, question, kind, fixed=()):
+    """The question's value by plain recursion over every joint action (no table, no cut).
+    Q1: the best joint action; Q2: P chooses, then the others together choose the worst for
+    P; Q3: the others choose first, then P its best.  Seats in `fixed` play the greedy bot,
+    P against every other seat, the others against P."""
+    if game.is_over(state):
+        return payoff(game, state, seat, kind)
+    acting = game.acting_players(state)
+    everyone = range(len(game.returns(state)))
+
+    def aimed(s):
+        return game.greedy_action_against(state, s, [o for o in everyone if o != s] if s == seat else [seat])
+
+    options = [[aimed(s)] if s in fixed else game.legal_actions(state, s) for s in acting]
+    values = {joint: brute(game, game.apply_joint(state, joint), seat, question, kind, fixed)
+              for joint in itertools.product(*options)}
+    if question == "q1":
+        return max(values.values())
+    if seat not in acting:
+        return min(values.values())
+    mine = acting.index(seat)
+    groups: dict = {}
+    for joint, value in values.items():
+        group = joint[mine] if question == "q2" else joint[:mine] + joint[mine + 1:]
+        groups.setdefault(group, []).append(value)
+    if question == "q2":
+        return max(min(group) for group in groups.values())
+    return min(max(group) for group in groups.values())
+
+
+CASES = [(3, seed, 2) for seed in range(5)] + [(4, seed, 1) for seed in range(4)]
+
+
+@needs_core
+@pytest.mark.parametrize(("players", "seed", "cards_left"), CASES)
+def test_every_question_equals_the_brute_force_in_both_engines(players, seed, cards_left):
+    game = DevilsThrone(players)
+    state = ending(game, seed, cards_left)
+    seat = seed % players
+    python = analyse(game, state, seat, ("q1", "q2", "q3"), engine="python").answers
+    compiled = analyse(game, state, seat, ("q1", "q2", "q3"), engine="compiled").answers
+    for question in ("q1", "q2", "q3"):
+        exact = (brute(game, state, seat, question, "cards"), brute(game, state, seat, question, "margin"))
+        assert (python[question].cards, python[question].margin) == exact
+        assert (compiled[question].cards, compiled[question].margin) == exact
+        # the compiled search is the Python one, node for node
+        assert compiled[question].stats.states == python[question].stats.states
+        assert compiled[question].stats.table_hits == python[question].stats.table_hits
+        assert compiled[question].best_action == python[question].best_action
+
+
+@needs_core
+@pytest.mark.parametrize(("players", "seed"), [(3, 11), (3, 12), (4, 13)])
+def test_the_greedy_bots_values_bound_q2_from_below_and_q3_from_above(players, seed):
+    game = DevilsThrone(players)
+    state = ending(game, seed, 2 if players == 3 else 1)
+    seat = 1
+    others = tuple(s for s in range(players) if s != seat)
+    for kind in ("cards", "margin"):
+        q2, q3 = brute(game, state, seat, "q2", kind), brute(game, state, seat, "q3", kind)
+        assert brute(game, state, seat, "q2", kind, fixed=(seat,)) <= q2 <= q3
+        assert q3 <= brute(game, state, seat, "q3", kind, fixed=others)
+
+
+@needs_core
+@pytest.mark.parametrize("engine", ["python", "compiled"])
+@pytest.mark.parametrize("max_states", [1, 3, 10, 40])
+@pytest.mark.parametrize("players", [3, 4])
+def test_intervals_under_a_state_budget_hold_the_exact_value_and_say_why(engine, max_states, players):
+    game = DevilsThrone(players)
+    state = ending(game, 20 + max_states, 3 if players == 3 else 2)
+    exact = analyse(game, state, 0, ("q1", "q2", "q3"), engine="compiled").answers
+    cut = analyse(game, state, 0, ("q1", "q2", "q3"), budget=Budget(max_states=max_states), engine=engine).answers
+    for question, answer in cut.items():
+        for kind in ("cards", "margin"):
+            low, high = getattr(answer, f"{kind}_bounds")
+            value = getattr(exact[question], kind)
+            assert low <= value <= high
+            if low < high:
+                assert getattr(answer, f"{kind}_low_reason") and getattr(answer, f"{kind}_high_reason")
+                assert getattr(answer, kind) is None and answer.exhausted
+            trivial = game.cards_in_play(state)
+            assert high - low <= (trivial if kind == "cards" else 2 * trivial)
+
+
+@needs_core
+def test_a_three_player_deal_answers_q1_exactly_and_q2_q3_within_real_bounds():
+    game = DevilsThrone(3)
+    state = game.initial_state(game.deal_from_seed(0))
+    q1 = analyse(game, state, 0, ("q1",), engine="compiled").answers["q1"]
+    assert (q1.cards, q1.margin) == (39, 39)
+    budget = Budget(max_states=150_000)  # states, not seconds: the same answer on a busy machine
+    answers = analyse(game, state, 0, ("q2", "q3"), budget=budget, engine="compiled").answers
+    for answer in answers.values():
+        low, high = answer.cards_bounds
+        assert 0 <= low <= high <= 39 and high - low < 39
+        assert answer.cards_low_reason and answer.cards_high_reason
