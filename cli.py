@@ -126,7 +126,8 @@ def show(game, seed, deal_text, variants, players, suits, moves, reveal, as_json
 @search_options
 @click.option("--winnable-only", is_flag=True, help="Stop at the first win; no optimal score.")
 @click.option("--question", "questions", multiple=True, type=click.Choice(["q1", "q2", "q3", "q4"]),
-              help="Devil's Throne: the questions of docs/rules/devils-throne.md §8 [default: all that apply].")
+              help="Devil's Throne's open-deal questions: q1 everyone helps P, q2 the others against P, P first, "
+                   "q3 the same, P last, q4 the mixed-strategy value (two players) [default: all that apply].")
 @click.option("--seat", type=click.IntRange(min=1, max=4), default=1, show_default=True,
               help="Devil's Throne: the seat P the questions are asked for.")
 def solve_command(game, seed, deal_text, variants, players, suits, time_limit, max_states, max_table, max_memory,
@@ -151,7 +152,7 @@ def solve_command(game, seed, deal_text, variants, players, suits, time_limit, m
               help="Advise from what a player sees: sample the order of the face-down cards "
                    "(2 s unless --time-limit is given).")
 @click.option("--visible", "visible_text",
-              help="The position as a player sees it (notation: docs/play.md); the hint is then fair.")
+              help="The position as a player sees it, in the text `usurper show` prints; the hint is then fair.")
 @click.option("--samples", type=click.IntRange(min=1), default=200, show_default=True,
               help="Fair hint: solved samples, shared among the moves.")
 @click.option("--random-seed", type=int, default=0, show_default=True, help="Fair hint: the sampling seed.")
@@ -214,7 +215,8 @@ def hint(game, seed, deal_text, variants, players, suits, time_limit, max_states
 @click.option("--seat", type=click.IntRange(min=1, max=4), default=1, show_default=True,
               help="Devil's Throne: the seat you play; bots play the others.")
 @click.option("--bots", "bot_name", type=click.Choice(["random", "greedy", "equilibrium"]),
-              help="Devil's Throne: the bots' policy (docs/play.md)  [default: equilibrium for two players,"
+              help="Devil's Throne: the bots' policy: random, greedy (the game's simple rule), equilibrium (Q4 mix)  "
+                   "[default: equilibrium for two players,"
                    " else greedy].")
 def play(game, seed, deal_text, variants, players, suits, moves, plain, samples, random_seed, seat, bot_name):
     """Play a deal in the terminal, with hints that peek (h) or not (f), undo and redo.
@@ -274,52 +276,10 @@ def bench(game, seeds, mode, engine, time_limit, baseline, baseline_limit, varia
     """Solve a seed range and print decided %, time percentiles, states, win rate (Wilson 95 %);
     with --policy, play it instead: each policy's win rate and CPU time per decision; with
     --budgets, the fair policy's win rate at each budget (--plot draws it)."""
-    from tqdm import tqdm
+    from app.measure import run_bench
 
-    from app import benchmark
-    from solver.seeds import parse_seed_ranges
-
-    rules = make_game(game, variants)
-    rows: list[dict] = []
-    if budgets:
-        from app.policies import bench_curve, curve_lines, plot_curves
-
-        seed_list = list(parse_seed_ranges(seeds))
-        counts = [int(word) for word in budgets.split(",") if word.strip()]
-        with tqdm(total=len(seed_list) * len(counts), unit="deal", disable=None, leave=False) as bar:
-            curve = bench_curve(rules, seed_list, counts, each=lambda name, deal: bar.update(1))
-        if plot_path:
-            plot_curves(curve, plot_path)
-        click.echo(as_json_text({"game": rules.name, "variant": rules.variant, "curve": curve}) if as_json
-                   else "\n".join(curve_lines(curve)))
-        return
-    if policies:
-        from app.policies import bench_policies
-
-        seed_list = list(parse_seed_ranges(seeds))
-        with tqdm(total=len(seed_list) * len(policies), unit="deal", disable=None, leave=False) as bar:
-            def each_played(name, deal):
-                rows.append({"policy": name, **vars(deal)})
-                bar.update(1)
-                if verbose:
-                    bar.write(f"{name} seed {deal.seed}: {'won' if deal.won else 'lost'}, score {deal.score}")
-            lines = bench_policies(rules, seed_list, policies, samples, each=each_played)
-        click.echo(as_json_text({"game": rules.name, "variant": rules.variant, "rows": rows, "summary": lines})
-                   if as_json else "\n".join(lines))
-        return
-    if quick:
-        seeds, mode, engine, time_limit, baseline, baseline_limit = (
-            benchmark.QUICK[name] for name in ("seeds", "mode", "engine", "time_limit", "baseline", "baseline_limit"))
-    seed_range = parse_seed_ranges(seeds)
-    with tqdm(total=len(seed_range), unit="deal", disable=None, leave=False) as bar:
-        def each(row):
-            rows.append(row)
-            bar.update(1)
-            if verbose:
-                bar.write(benchmark.deal_line(row))
-        lines = benchmark.report(rules, seed_range, mode, engine, time_limit, baseline, baseline_limit, each)
-    report = {"game": rules.name, "variant": rules.variant, "mode": mode, "engine": engine, "time_limit": time_limit,
-              "rows": rows, "summary": lines}
+    report, lines = run_bench(make_game(game, variants), seeds, mode, engine, time_limit, baseline, baseline_limit,
+                              quick, verbose, policies, samples, budgets, plot_path)
     click.echo(as_json_text(report) if as_json else "\n".join(lines))
 
 

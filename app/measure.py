@@ -1,0 +1,71 @@
+"""What `usurper bench` runs, with a progress bar: the seeds solved (decided share, times,
+states), played by policies that do not peek, or the fair policy's win rate at several
+budgets (a curve, drawn with --plot).  Each returns the report (the --json form) and the
+lines printed."""
+
+from __future__ import annotations
+
+from tqdm import tqdm
+
+from app import benchmark
+from games.base import Game
+from solver.seeds import parse_seed_ranges
+
+
+def run_bench(game: Game, seeds: str, mode: str, engine: str, time_limit: float, baseline: str | None,
+              baseline_limit: float, quick: bool, verbose: bool, policies: tuple[str, ...], samples: int,
+              budgets: str | None, plot_path: str | None) -> tuple[dict, list[str]]:
+    if budgets:
+        return fair_curve(game, seeds, budgets, plot_path)
+    if policies:
+        return played(game, seeds, policies, samples, verbose)
+    if quick:
+        seeds, mode, engine, time_limit, baseline, baseline_limit = (
+            benchmark.QUICK[name] for name in ("seeds", "mode", "engine", "time_limit", "baseline", "baseline_limit"))
+    return solved(game, seeds, mode, engine, time_limit, baseline, baseline_limit, verbose)
+
+
+def fair_curve(game: Game, seeds: str, budgets: str, plot_path: str | None) -> tuple[dict, list[str]]:
+    """The fair policy at each budget (samples a decision): win rate against CPU a decision."""
+    from app.policies import bench_curve, curve_lines, plot_curves
+
+    seed_list = list(parse_seed_ranges(seeds))
+    counts = [int(word) for word in budgets.split(",") if word.strip()]
+    with tqdm(total=len(seed_list) * len(counts), unit="deal", disable=None, leave=False) as bar:
+        curve = bench_curve(game, seed_list, counts, each=lambda name, deal: bar.update(1))
+    if plot_path:
+        plot_curves(curve, plot_path)
+    return {"game": game.name, "variant": game.variant, "curve": curve}, curve_lines(curve)
+
+
+def played(game: Game, seeds: str, policies: tuple[str, ...], samples: int,
+           verbose: bool) -> tuple[dict, list[str]]:
+    """Every seed played by each policy, beside the clairvoyant winnable rate."""
+    from app.policies import bench_policies
+
+    rows: list[dict] = []
+    seed_list = list(parse_seed_ranges(seeds))
+    with tqdm(total=len(seed_list) * len(policies), unit="deal", disable=None, leave=False) as bar:
+        def each_played(name, deal):
+            rows.append({"policy": name, **vars(deal)})
+            bar.update(1)
+            if verbose:
+                bar.write(f"{name} seed {deal.seed}: {'won' if deal.won else 'lost'}, score {deal.score}")
+        lines = bench_policies(game, seed_list, policies, samples, each=each_played)
+    return {"game": game.name, "variant": game.variant, "rows": rows, "summary": lines}, lines
+
+
+def solved(game: Game, seeds: str, mode: str, engine: str, time_limit: float, baseline: str | None,
+           baseline_limit: float, verbose: bool) -> tuple[dict, list[str]]:
+    """Every seed solved (and by the baseline engine beside it, where asked)."""
+    rows: list[dict] = []
+    seed_range = parse_seed_ranges(seeds)
+    with tqdm(total=len(seed_range), unit="deal", disable=None, leave=False) as bar:
+        def each(row):
+            rows.append(row)
+            bar.update(1)
+            if verbose:
+                bar.write(benchmark.deal_line(row))
+        lines = benchmark.report(game, seed_range, mode, engine, time_limit, baseline, baseline_limit, each)
+    return {"game": game.name, "variant": game.variant, "mode": mode, "engine": engine, "time_limit": time_limit,
+            "rows": rows, "summary": lines}, lines
