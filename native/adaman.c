@@ -6,8 +6,10 @@
  *   below                      the Python binding: solve()
  *
  * The search is node for node solver/search.py's engine "pruned" over games/adaman/rules.py
- * and bounds.py: the tests compare verdicts, scores, lines and the state, hit, table and
- * depth counts.  Moves go back to Python as (target, payment) pairs.
+ * and bounds.py (with the Excuse, under excuse_fold; otherwise its closer bounds answer the
+ * same): the tests compare verdicts, scores, lines and the state, hit, table and depth
+ * counts.  Moves go back to Python as (target, payment) pairs, an Excuse choice's
+ * as (card, 0).
  */
 
 #define PY_SSIZE_T_CLEAN
@@ -70,10 +72,14 @@ PyDoc_STRVAR(solve_doc,
 "\n"
 "The Adaman 'pruned' search, compiled.  deck: card indices top first; the state as in\n"
 "AdamanState; tables = (rank, personality_bits, shares, groups, touching_groups, by_rank,\n"
-"personality_total, lowest_win_score[, minimal_payments, cover_gap, cover_node_limit]) with groups a sequence of (demand, touching,\n"
-"straddling) masks and touching_groups[i] a mask over group numbers; mode 'optimal' or\n"
-"'winnable'; time_limit (seconds), max_states, max_table: None for no limit; schedule:\n"
-"(lds_rounds, first_pass_moves, level_probes), solver/search.py's SearchSettings;\n"
+"personality_total, lowest_win_score[, minimal_payments, cover_gap, cover_node_limit, excuse_bit,\n"
+"max_score, excuse_fold]) with groups a sequence of (demand, touching, straddling) masks,\n"
+"touching_groups[i] a mask over group numbers, excuse_bit the Excuse's bit (0 without the\n"
+"variant), max_score the game's (the bound of an Excuse choice's moves) and excuse_fold true for\n"
+"bounds.py's bounds with the Excuse (the Capital's cards owned while it may act; else the\n"
+"closer bounds of _core.c's excuse_gift); mode 'optimal' or 'winnable'; time_limit\n"
+"(seconds), max_states, max_table: None for no limit; schedule: (lds_rounds,\n"
+"first_pass_moves, level_probes), solver/search.py's SearchSettings;\n"
 "plain_ceiling >= 0 (the game's max_score): the 'plain' search instead, every legal move\n"
 "in rule order and no bound, node for node solver/search.py's engine 'plain'.\n"
 "\n"
@@ -112,10 +118,13 @@ static PyObject *core_solve(PyObject *self, PyObject *args) {
     }
     {
         PyObject *rank_obj, *pers_obj, *shares_obj, *groups_obj, *touching_obj, *by_rank_obj;
-        if (!PyArg_ParseTuple(tables, "OOOOOOii|pii", &rank_obj, &pers_obj, &shares_obj, &groups_obj, &touching_obj,
+        unsigned long long excuse = 0;
+        if (!PyArg_ParseTuple(tables, "OOOOOOii|piiKip", &rank_obj, &pers_obj, &shares_obj, &groups_obj, &touching_obj,
                               &by_rank_obj, &c->personality_total, &c->lowest_win_score, &c->minimal_payments,
-                              &c->cover_gap, &c->cover_node_limit))
+                              &c->cover_gap, &c->cover_node_limit, &excuse, &c->max_score,
+                              &c->excuse_fold))
             goto done;
+        c->excuse = (u64)excuse;
         int nshares, ntouch;
         if (read_int_sequence(rank_obj, c->rank, MAX_CARDS, &nrank, "rank") < 0) goto done;
         if (read_u64(pers_obj, &c->pers) < 0) goto done;
@@ -153,6 +162,10 @@ static PyObject *core_solve(PyObject *self, PyObject *args) {
                 PyErr_SetString(PyExc_ValueError, "deck card index out of range");
                 goto done;
             }
+        }
+        if (c->excuse && ((c->excuse & (c->excuse - 1)) || lowest(c->excuse) >= nrank || (c->excuse & c->pers))) {
+            PyErr_SetString(PyExc_ValueError, "the Excuse is one card, no personality");
+            goto done;
         }
         for (int i = 0; i < c->nby_rank; i++) {
             if (c->by_rank[i] < 0 || c->by_rank[i] >= nrank) {

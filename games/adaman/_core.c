@@ -6,8 +6,9 @@
  * reference the tests compare the compiled search to:
  *
  *   - rules: legal_moves (every (target, payment) with a non-empty payment of resources
- *     sharing a suit with the target, rank sum >= target rank), apply (win check before
- *     any dealing, DEAL with Palace overflow), outcome and score;
+ *     sharing a suit with the target, rank sum >= target rank; at an Excuse choice every
+ *     (card, 0) of §9.1), apply (win check before any dealing, DEAL with Palace overflow
+ *     and the Excuse step), outcome and score;
  *   - hooks: search_moves (legal_moves, less non-minimal payments once the deck is empty,
  *     when the Python side says its search_moves does that), order_moves (personalities
  *     first, then least waste; a stable sort of the legal_moves order), score_upper_bound
@@ -23,7 +24,10 @@
  * The file knows no card: ranks, personality bits, suit sharing, the Hall suit groups
  * and the keepable order all come from the Adaman instance (Adaman._compiled_tables), so
  * the pawns_courts variants work unchanged; prepare_tables derives the rest.  The Excuse
- * variant (a second kind of decision) is not covered; the Python side refuses it.
+ * is a card bit like any other (Ctx.excuse, 0 without the variant): it sits in a row only
+ * at an Excuse choice, whose moves are (card, 0).  While it may still give a Capital card
+ * to Resources the bounds allow that one card (excuse_gift); with excuse_fold they count
+ * every Capital card as owned instead, as bounds.py does, node for node the Python engine.
  */
 
 #include <stdint.h>
@@ -94,6 +98,7 @@ typedef struct Scratch {
     State slacks_of, overs_of;
     int slacks_fit, overs;
     lanes_t slacks[MAX_GROUPS / LANES];
+    lanes_t gift[MAX_GROUPS / LANES];  /* of slacks_of: the Excuse's gift per group (excuse_gift) */
     int over[MAX_CARDS];
 } Scratch;
 
@@ -122,6 +127,7 @@ typedef struct {
     lanes_t lane_touching[MAX_CARDS][MAX_GROUPS / LANES];
     lanes_t lane_straddling[MAX_CARDS][MAX_GROUPS / LANES];
     lanes_t lane_demand[MAX_CARDS][MAX_GROUPS / LANES];
+    lanes_t lane_within[MAX_CARDS][MAX_GROUPS / LANES];  /* touching, not straddling */
     /* per deck position: the slack lanes of the cards still to be dealt (the owned
      * non-personalities' touching ranks less the personalities' demand) */
     lanes_t undealt_lanes[MAX_CARDS + 1][MAX_GROUPS / LANES];
@@ -129,6 +135,9 @@ typedef struct {
     int by_rank[MAX_CARDS];
     u64 by_rank_bit[MAX_CARDS];       /* 1 << a card's place in by_rank (0: not there) */
     int personality_total, lowest_win_score;
+    int max_score;                    /* the bound of an Excuse choice's moves (move_bounds) */
+    u64 excuse;                       /* the Excuse's bit; 0 without the variant */
+    int excuse_fold;                  /* the bounds of bounds.py with the Excuse (excuse_gift) */
     int minimal_payments;             /* search_moves: only minimal payments once the deck is empty */
     int cover_gap;                    /* may_exceed: asked where the bound is at most this above the floor */
     int cover_node_limit;             /* may_exceed: nodes of the cover's search before it gives up */
@@ -151,7 +160,41 @@ static inline int popcount(u64 x) {
 static inline int lowest(u64 x) { return __builtin_ctzll(x); }
 
 /* ----- the rules -------------------------------------------------------------------- */
-static State deal(const Ctx *c, int dealt, u64 capital, u64 resources, u64 palace) {
+/* The Excuse sits in a row: an Excuse choice, the position's only moves its choices. */
+static inline int at_excuse(const Ctx *c, const State *s) { return ((s->capital | s->resources) & c->excuse) != 0; }
+
+/* The cards an Excuse choice may move (E2, E3): any resource, or a Capital non-personality. */
+static inline u64 excuse_choices(const Ctx *c, const State *s) {
+    return s->capital & c->excuse ? s->resources : s->capital & ~c->pers;
+}
+
+/* The Excuse is on the table or still to come, so it may yet move a card between the
+ * Capital and Resources for free (§9.1). */
+static inline int excuse_may_act(const Ctx *c, const State *s) {
+    return ((c->undealt_mask[s->dealt] | s->capital | s->resources) & c->excuse) != 0;
+}
+
+/* bounds.py's relaxation while the Excuse may act: every Capital card counted as owned. */
+static inline int excuse_folds(const Ctx *c, const State *s) { return c->excuse_fold && excuse_may_act(c, s); }
+
+/* The bounds' Excuse otherwise (C only; sound, and closer than the fold): still to come or
+ * in Resources, it may yet move one Capital non-personality into Resources for free; in
+ * the Capital it only takes a resource away, which costs, and a card still to be dealt is
+ * owned in the relaxation already.  So a line does no better than the relaxation with one
+ * of the Capital's cards owned, which each bound takes at its most generous: a group's
+ * slack plus the greatest rank lying inside it, one card more, the greatest rank more.
+ * Returns that rank (0: the Capital holds none); -1 when no gift is left. */
+static inline int excuse_gift(const Ctx *c, const State *s) {
+    if (c->excuse_fold || !((c->undealt_mask[s->dealt] | s->resources) & c->excuse)) return -1;
+    int most = 0;
+    for (u64 m = s->capital & ~c->pers & ~c->excuse; m; m &= m - 1)
+        if (c->rank[lowest(m)] > most) most = c->rank[lowest(m)];
+    return most;
+}
+
+/* DEAL (§3) steps 1-2: Capital first, then Resources with personalities diverted to the
+ * Palace; a sixth Palace card ends the game at once. */
+static State deal_pass(const Ctx *c, int dealt, u64 capital, u64 resources, u64 palace) {
     State s;
     int in_capital = popcount(capital);
     while (in_capital < ROW_SIZE && dealt < c->size) {
@@ -178,7 +221,31 @@ static State deal(const Ctx *c, int dealt, u64 capital, u64 resources, u64 palac
     return s;
 }
 
+/* DEAL with step 3: an Excuse with nothing eligible is discarded at once (E4) and steps
+ * 1-2 run again; otherwise it stays in its row for the Excuse choice. */
+static State deal(const Ctx *c, int dealt, u64 capital, u64 resources, u64 palace) {
+    State s = deal_pass(c, dealt, capital, resources, palace);
+    if (s.status == PLAYING && at_excuse(c, &s) && !excuse_choices(c, &s))
+        s = deal_pass(c, s.dealt, s.capital & ~c->excuse, s.resources & ~c->excuse, s.palace);
+    return s;
+}
+
+/* An Excuse choice's move (card, 0): the card changes rows, the Excuse leaves the game
+ * (E5) and steps 1-2 of DEAL run again. */
+static State resolve_excuse(const Ctx *c, const State *s, int card) {
+    u64 bit = 1ULL << card, capital = s->capital, resources = s->resources;
+    if (capital & c->excuse) {
+        resources &= ~bit;
+        capital |= bit;
+    } else {
+        capital &= ~bit;
+        resources |= bit;
+    }
+    return deal_pass(c, s->dealt, capital & ~c->excuse, resources & ~c->excuse, s->palace);
+}
+
 static inline State apply_move(const Ctx *c, const State *s, Move m) {
+    if (!m.payment) return resolve_excuse(c, s, m.target);
     u64 bit = 1ULL << m.target;
     u64 capital = s->capital & ~bit, palace = s->palace & ~bit;
     u64 resources = s->resources & ~m.payment;
@@ -193,6 +260,7 @@ static inline State apply_move(const Ctx *c, const State *s, Move m) {
 }
 
 static inline int has_move(const Ctx *c, const State *s) {
+    if (at_excuse(c, s)) return 1;  /* deal() left it there only with a card to choose */
     u64 targets = s->capital | s->palace;
     while (targets) {
         int t = lowest(targets);
@@ -238,6 +306,21 @@ typedef struct {
     int cut;  /* the greatest bound of a move left out (at most the floor); -1: none */
 } MoveCut;
 
+/* An Excuse choice's moves (card, 0) in the order of order_moves: a stable sort of the
+ * cards (lowest index first) on rank, highest first; move_bounds gives each the game's
+ * max_score. */
+static int excuse_moves(const Ctx *c, const State *s, Move *out, int *bounds) {
+    int n = 0;
+    for (u64 m = excuse_choices(c, s); m; m &= m - 1) {
+        int card = lowest(m), at = n++;
+        for (; at > 0 && c->rank[out[at - 1].target] < c->rank[card]; at--) out[at] = out[at - 1];
+        out[at] = (Move){card, 0};
+    }
+    if (bounds)
+        for (int i = 0; i < n; i++) bounds[i] = c->max_score;
+    return n;
+}
+
 /* search_moves in the order of legal_moves, then order_moves: a stable sort on (not
  * personality, waste).  search_moves is legal_moves, less (when the game asks for it,
  * c->minimal_payments) the payments that are not minimal once the deck is empty; at the
@@ -249,6 +332,7 @@ typedef struct {
  * overpay, is a minimal payment, so searched even when only those are) is not walked at
  * all.  The order of the moves kept is the one they have among all the moves. */
 static int collect_moves(const Ctx *c, const State *s, Move *out, int *bounds, int root, MoveCut *cut) {
+    if (at_excuse(c, s)) return excuse_moves(c, s, out, bounds);
     int minimal = c->minimal_payments && s->dealt == c->size && !root;
     Move raw[MAX_MOVES];
     int raw_bounds[MAX_MOVES];
@@ -336,7 +420,8 @@ static inline int same_position(const State *a, const State *b) {
  * ngroups stay far above zero), returns 0 when a suit group falls short.  Summed per card
  * over lanes of groups; what the cards still to be dealt add (owned non-personalities) and
  * take (personalities) is summed once per deck position (undealt_lanes), so only the
- * rows' cards are summed here (C only; the same slacks). */
+ * rows' cards are summed here (C only; the same slacks).  The Excuse's gift adds, per group,
+ * the greatest rank of a Capital card lying inside it (kept in the scratch: gift). */
 static inline int hall_slacks(const Ctx *c, const State *s, lanes_t *slacks) {
     Scratch *kept = c->scratch;
     int nl = c->nlanes;
@@ -349,9 +434,21 @@ static inline int hall_slacks(const Ctx *c, const State *s, lanes_t *slacks) {
         int card = lowest(m);
         for (int v = 0; v < nl; v++) slacks[v] += c->lane_touching[card][v];
     }
+    const lanes_t(*supply)[MAX_GROUPS / LANES] = excuse_folds(c, s) ? c->lane_touching : c->lane_straddling;
     for (u64 m = s->capital & ~c->pers; m; m &= m - 1) {
         int card = lowest(m);
-        for (int v = 0; v < nl; v++) slacks[v] += c->lane_straddling[card][v];
+        for (int v = 0; v < nl; v++) slacks[v] += supply[card][v];
+    }
+    for (int v = 0; v < nl; v++) kept->gift[v] = (lanes_t){0};
+    if (excuse_gift(c, s) > 0) {
+        for (u64 m = s->capital & ~c->pers & ~c->excuse; m; m &= m - 1) {
+            int card = lowest(m);
+            for (int v = 0; v < nl; v++) {
+                lanes_t more = c->lane_within[card][v] > kept->gift[v];
+                kept->gift[v] = (c->lane_within[card][v] & more) | (kept->gift[v] & ~more);
+            }
+        }
+        for (int v = 0; v < nl; v++) slacks[v] += kept->gift[v];
     }
     for (u64 m = (s->capital | s->palace) & c->pers; m; m &= m - 1) {
         int card = lowest(m);
@@ -365,11 +462,18 @@ static inline int hall_slacks(const Ctx *c, const State *s, lanes_t *slacks) {
     return kept->slacks_fit;
 }
 
+/* Adaman._relaxation: the personalities still to control, the resources owned or to be
+ * dealt, the Capital cards to gain; under the fold the Capital's cards count as owned (the
+ * gift is added by each bound instead: excuse_gift).  The Excuse pays nothing (E5). */
 static inline void relaxation(const Ctx *c, const State *s, u64 *remaining, u64 *owned, u64 *capital) {
     u64 undealt = c->undealt_mask[s->dealt];
     *remaining = (s->capital | s->palace | undealt) & c->pers;
-    *owned = s->resources | (undealt & ~c->pers);
-    *capital = s->capital & ~c->pers;
+    *owned = (s->resources | (undealt & ~c->pers)) & ~c->excuse;
+    *capital = s->capital & ~c->pers & ~c->excuse;
+    if (excuse_folds(c, s)) {
+        *owned |= *capital;
+        *capital = 0;
+    }
 }
 
 /* `cards` as a mask over places in by_rank: its lowest bits are its highest ranks. */
@@ -423,8 +527,8 @@ static inline int fewest_cards(const Ctx *c, int p, u64 ordered) {
 /* _spare_cards: how many cards a win could leave (negative: no win), each personality's
  * fewest cards into fewest_of[] (by card) where it is not NULL; `ordered`: the owned and
  * Capital cards in rank order. */
-static inline int spare_cards(const Ctx *c, u64 remaining, u64 owned, u64 ordered, int *fewest_of) {
-    int spare = popcount(owned);
+static inline int spare_cards(const Ctx *c, u64 remaining, u64 owned, u64 ordered, int *fewest_of, int gift) {
+    int spare = popcount(owned) + (gift > 0);  /* the Excuse's gift: one card more */
     while (remaining && spare >= 0) {
         int p = lowest(remaining);
         remaining &= remaining - 1;
@@ -494,17 +598,24 @@ static inline int least_waste(const Ctx *c, const State *s, u64 remaining, u64 o
 
 /* Adaman._rank_left: the owned rank less the personalities' and least_waste. */
 static inline int rank_left(const Ctx *c, const State *s, u64 remaining, u64 owned, u64 capital,
-                            const int **over_of) {
-    return rank_sum(c, owned) - rank_sum(c, remaining) - least_waste(c, s, remaining, owned, capital, over_of);
+                            const int **over_of, int gift) {
+    /* the Excuse's gift adds its rank; owned, its card would waste no less (unused_waste
+     * grows with the owned cards and shrinks with the Capital's) */
+    return rank_sum(c, owned) + (gift > 0 ? gift : 0) - rank_sum(c, remaining) -
+           least_waste(c, s, remaining, owned, capital, over_of);
 }
 
 /* Adaman._tail_keep: `limit`, or less where the personalities still to be dealt cap
  * what a win keeps; -1: no win.  `all`: the owned and Capital cards in rank order;
  * over_of[] and fewest_of[] hold each remaining personality's least overpay and fewest
- * cards from them. */
-static int tail_keep(const Ctx *c, const State *s, u64 all, const int *over_of, const int *fewest_of, int limit) {
+ * cards from them.  Where the Excuse may yet give a Capital card (gift >= 0, excuse_gift)
+ * one card more than Resources hold is carried past the arrival of a personality: the
+ * card it gives from the Capital. */
+static int tail_keep(const Ctx *c, const State *s, u64 all, const int *over_of, const int *fewest_of, int limit,
+                     int gift) {
     u64 undealt = c->undealt_mask[s->dealt];
-    if (!(undealt & c->pers)) return limit;
+    if (!(undealt & c->pers) || excuse_folds(c, s)) return limit;
+    int carried = ROW_SIZE + (gift >= 0);
     int keep = limit, over = 0, fewest = 0, need = 0;
     for (int index = c->size - 1; index >= s->dealt; index--) {
         int person = c->deck[index];
@@ -512,9 +623,9 @@ static int tail_keep(const Ctx *c, const State *s, u64 all, const int *over_of, 
         over += over_of[person];
         fewest += fewest_of[person];
         need += c->rank[person];
-        int count = ROW_SIZE + c->after_count[index] - fewest;
+        int count = carried + c->after_count[index] - fewest;
         if (count < 0) return -1;
-        int by_rank = best_n_ordered(c, all & ~c->after_ordered[index], ROW_SIZE) + c->after_rank[index] - need - over;
+        int by_rank = best_n_ordered(c, all & ~c->after_ordered[index], carried) + c->after_rank[index] - need - over;
         if (by_rank < keep) keep = by_rank;
         if (count < ROW_SIZE - 1) {
             int by_count = best_n_ordered(c, all, count);
@@ -534,11 +645,12 @@ static int upper_bound(const Ctx *c, const State *s) {
     int need = rank_sum(c, remaining), fewest_of[MAX_CARDS];
     const int *over_of = NULL;
     u64 ordered = available_in_rank_order(c, s);
-    int spare = hall_slacks(c, s, slacks) ? spare_cards(c, remaining, owned, ordered, fewest_of) : -1;
-    int left = spare >= 0 ? rank_left(c, s, remaining, owned, capital, &over_of) : -1;
+    int gift = excuse_gift(c, s);
+    int spare = hall_slacks(c, s, slacks) ? spare_cards(c, remaining, owned, ordered, fewest_of, gift) : -1;
+    int left = spare >= 0 ? rank_left(c, s, remaining, owned, capital, &over_of, gift) : -1;
     if (left >= 0) {
         int keepable = best_keepable(c, ordered, slacks, spare < ROW_SIZE - 1 ? spare : ROW_SIZE - 1, left);
-        int keep = tail_keep(c, s, ordered, over_of, fewest_of, keepable < left ? keepable : left);
+        int keep = tail_keep(c, s, ordered, over_of, fewest_of, keepable < left ? keepable : left, gift);
         if (keep >= 0) return c->personality_total + keep;
     }
     u64 available = owned | capital;
@@ -625,11 +737,17 @@ static int loss_fits_listed(const Ctx *c, u64 left, int key, int room, const lan
  * them; the nodes are the Python engine's. */
 static inline int bounded_moves(const Ctx *c, const State *s, Move *moves, int *out, int root, int floor,
                                 int *cut_best) {
+    if (at_excuse(c, s)) {  /* no Hall test for an Excuse choice's moves */
+        *cut_best = -1;
+        return excuse_moves(c, s, moves, out);
+    }
     u64 remaining, owned, capital;
     relaxation(c, s, &remaining, &owned, &capital);
     int most = c->personality_total + rank_sum(c, owned) - rank_sum(c, remaining), loss = c->lowest_win_score - 1;
-    /* _pulled_card: what a Capital target's departure deals to the Capital (R8) */
-    int next = s->dealt < c->size && !(c->pers >> c->deck[s->dealt] & 1) ? c->deck[s->dealt] : -1;
+    /* _pulled_card: what a Capital target's departure deals to the Capital (R8); none under
+     * the fold (the relaxation then counts the Capital's cards as owned) */
+    int folded = excuse_folds(c, s), gift = excuse_gift(c, s);
+    int next = !folded && s->dealt < c->size && !(c->pers >> c->deck[s->dealt] & 1) ? c->deck[s->dealt] : -1;
     lanes_t slack[MAX_GROUPS / LANES];
     c->scratch->now++;  /* the sets listed for an earlier position are stale */
     /* each personality's least overpay now: a child has fewer cards, so overpays no less
@@ -648,24 +766,41 @@ static inline int bounded_moves(const Ctx *c, const State *s, Move *moves, int *
     for (u64 targets = s->capital | s->palace; targets; targets &= targets - 1) {
         int t = lowest(targets), pulls = next >= 0 && (s->capital >> t & 1);
         cut.base[t] = most + c->rank[t] - (pulls ? c->rank[next] : 0) - overs + (c->pers >> t & 1 ? over[t] : 0);
+        if (gift >= 0)  /* the child's gift: a card of its Capital, this one's or the one pulled */
+            cut.base[t] += pulls && c->rank[next] > gift ? c->rank[next] : gift;
     }
     int n = collect_moves(c, s, moves, out, root, &cut);
     *cut_best = cut.cut;
     if (n) hall_slacks(c, s, slack);
+    /* what a pulled card adds to the gift (excuse_gift): the slacks hold this position's */
+    lanes_t pulled_gift[MAX_GROUPS / LANES];
+    if (gift >= 0 && next >= 0) {
+        const lanes_t *had = c->scratch->gift;
+        for (int v = 0; v < c->nlanes; v++) {
+            lanes_t more = c->lane_within[next][v] > had[v];
+            pulled_gift[v] = (c->lane_within[next][v] & more) | (had[v] & ~more);
+            pulled_gift[v] -= had[v];
+        }
+    }
     for (int i = 0; i < n; i++) {  /* each above the floor by its rank count */
         Move m = moves[i];
         int pulls = next >= 0 && (s->capital >> m.target & 1);
         lanes_t after[MAX_GROUPS / LANES];
         int t = m.target;
-        for (int v = 0; v < c->nlanes; v++)
-            after[v] = slack[v] + (c->pers >> t & 1 ? c->lane_demand[t][v]
-                                                     : c->lane_touching[t][v] - c->lane_straddling[t][v]);
+        if (c->pers >> t & 1)
+            for (int v = 0; v < c->nlanes; v++) after[v] = slack[v] + c->lane_demand[t][v];
+        else if (folded)  /* a Capital card gained was counted as owned already */
+            memcpy(after, slack, (size_t)c->nlanes * sizeof(lanes_t));
+        else
+            for (int v = 0; v < c->nlanes; v++) after[v] = slack[v] + c->lane_touching[t][v] - c->lane_straddling[t][v];
         for (u64 pay = m.payment; pay; pay &= pay - 1) {
             int card = lowest(pay);
             for (int v = 0; v < c->nlanes; v++) after[v] -= c->lane_touching[card][v];
         }
         if (pulls)
             for (int v = 0; v < c->nlanes; v++) after[v] += c->lane_straddling[next][v] - c->lane_touching[next][v];
+        if (pulls && gift >= 0)
+            for (int v = 0; v < c->nlanes; v++) after[v] += pulled_gift[v];
         if (lanes_negative(after, c->nlanes)) {  /* a group falls short: _bound_failing_hall */
             int bound = loss;
             if (floor < loss && c->personality_total - floor - 1 <= LOSS_TEST_MOST_LEFT) {
@@ -685,8 +820,10 @@ static inline int can_still_win(const Ctx *c, const State *s) {
     lanes_t slacks[MAX_GROUPS / LANES];
     relaxation(c, s, &remaining, &owned, &capital);
     const int *over_of;
-    return hall_slacks(c, s, slacks) && spare_cards(c, remaining, owned, available_in_rank_order(c, s), NULL) >= 0 &&
-           rank_left(c, s, remaining, owned, capital, &over_of) >= 0;
+    int gift = excuse_gift(c, s);
+    return hall_slacks(c, s, slacks) &&
+           spare_cards(c, remaining, owned, available_in_rank_order(c, s), NULL, gift) >= 0 &&
+           rank_left(c, s, remaining, owned, capital, &over_of, gift) >= 0;
 }
 
 /* may_exceed (Adaman.may_exceed): the relaxation's exact static covering problem, searched
@@ -795,10 +932,22 @@ static int may_exceed(const Ctx *c, const State *s, int floor, int ceiling) {
     if (ceiling - floor > c->cover_gap || kept_needed < 0 || s->status != PLAYING) return 1;
     u64 remaining, owned, capital;
     relaxation(c, s, &remaining, &owned, &capital);
-    Cover v = {c, kept_needed, c->cover_node_limit};
+    Cover cover = {c, kept_needed, c->cover_node_limit};
     lanes_t slacks[MAX_GROUPS / LANES];
     hall_slacks(c, s, slacks);
-    return cover_keeps(&v, remaining, 0, owned, capital, slacks, NULL, 0);
+    if (excuse_gift(c, s) > 0) {  /* one cover per card the Excuse may give (one more card owned covers no less) */
+        for (int v = 0; v < c->nlanes; v++) slacks[v] -= c->scratch->gift[v];
+        for (u64 m = capital; m; m &= m - 1) {
+            int x = lowest(m);
+            lanes_t given[MAX_GROUPS / LANES];
+            for (int v = 0; v < c->nlanes; v++) given[v] = slacks[v] + c->lane_within[x][v];
+            cover.budget = c->cover_node_limit;
+            if (cover_keeps(&cover, remaining, 0, owned | 1ULL << x, capital & ~(1ULL << x), given, NULL, 0))
+                return 1;
+        }
+        return 0;
+    }
+    return cover_keeps(&cover, remaining, 0, owned, capital, slacks, NULL, 0);
 }
 
 /* guaranteed_score (Adaman.guaranteed_score): with at most 5 personalities left the
@@ -849,7 +998,9 @@ static int loss_can_reach(const Ctx *c, const State *s, int level) {
     u64 available = owned | capital, ordered = available_in_rank_order(c, s);
     LossTerms terms;
     terms.unpayable = 0;
-    int people[MAX_CARDS], n = 0, spare = popcount(owned), left = rank_sum(c, owned);
+    int gift = excuse_gift(c, s);  /* one card and its rank more */
+    int people[MAX_CARDS], n = 0, spare = popcount(owned) + (gift > 0);
+    int left = rank_sum(c, owned) + (gift > 0 ? gift : 0);
     for (u64 rest = remaining; rest; rest &= rest - 1) {
         int p = lowest(rest);
         people[n++] = p;
@@ -872,6 +1023,10 @@ static int loss_can_reach(const Ctx *c, const State *s, int level) {
 #define PLAIN_LEGAL_MOVES
 static int legal_moves(const Ctx *c, const State *s, Move *out) {
     int n = 0;
+    if (at_excuse(c, s)) {
+        for (u64 m = excuse_choices(c, s); m; m &= m - 1) out[n++] = (Move){lowest(m), 0};
+        return n;
+    }
     for (u64 targets = s->capital | s->palace; targets; targets &= targets - 1) {
         int t = lowest(targets), need = c->rank[t];
         u64 usable = s->resources & c->shares[t];
@@ -959,6 +1114,8 @@ static const char *prepare_tables(Ctx *c, int ncards) {
             straddling[g] = c->g_straddling[g] >> card & 1 ? (int16_t)c->rank[card] : 0;
             demand[g] = c->g_demand[g] >> card & 1 ? (int16_t)c->rank[card] : 0;
         }
+        for (int v = 0; v < MAX_GROUPS / LANES; v++)
+            c->lane_within[card][v] = c->lane_touching[card][v] - c->lane_straddling[card][v];
     }
     for (int room = 0; room <= LOSS_TEST_MOST_LEFT; room++) {  /* list_loss_sets' bound */
         list_sets_of(c, c->pers, room, &c->scratch->sets[0]);
@@ -982,7 +1139,7 @@ static const char *prepare_tables(Ctx *c, int ncards) {
     for (int card = 0; card < MAX_CARDS; card++) c->shares_ordered[card] = in_rank_order(c, c->shares[card]);
     for (int i = 0; i <= c->size; i++) c->undealt_ordered[i] = in_rank_order(c, c->undealt_mask[i] & ~c->pers);
     for (int i = 0; i < c->size; i++) {
-        u64 after = c->undealt_mask[i + 1] & ~c->pers;
+        u64 after = c->undealt_mask[i + 1] & ~c->pers & ~c->excuse;
         c->after_ordered[i] = in_rank_order(c, after);
         c->after_rank[i] = rank_sum(c, after);
         c->after_count[i] = popcount(after);

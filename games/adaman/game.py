@@ -14,8 +14,8 @@ from types import ModuleType
 from games.adaman import notation, rules, visible
 from games.adaman.bounds import AdamanBounds
 from games.adaman.rules import AdamanRules, AdamanState
-from games.base import CompiledLimits, CompiledMissing, CompiledRun, EngineError, Game
-from games.decks import shuffled
+from games.base import CompiledLimits, CompiledMissing, CompiledRun, Game
+from games.decks import EXCUSE, shuffled
 
 #: A 16-byte slot, counted at its worst: the compiled search keeps two tables (the
 #: transposition table and the quick-win rounds' `tried`), each at most 70 % full and just
@@ -94,15 +94,19 @@ class Adaman(AdamanBounds, AdamanRules, Game):
 
     # ----- compiled engine (engine "compiled": games/adaman/_core.c) --------------------
     compiled_entry_bytes = COMPILED_ENTRY_BYTES
+    #: With the Excuse, the compiled search bounds it as bounds.py does (every Capital card
+    #: owned while the Excuse may act: node for node the "pruned" engine) when True; when
+    #: False by the closer bounds of _core.c's excuse_gift (one Capital card given, at most),
+    #: the same answers in fewer states.  Read once, at the first compiled solve.
+    compiled_excuse_fold = False
 
     def compiled_solve(self, state: AdamanState, mode: str, limits: CompiledLimits) -> CompiledRun:
         """The "pruned" search of solver/search.py run in C, on the tables of this instance
         (`_compiled_tables`), or with `limits.plain` its "plain" search (the baseline: every
-        legal move, no bound; it stops trying siblings only at max_score).  The Excuse
-        variant (a second kind of decision) is not covered: EngineError."""
-        if self.excuse:
-            raise EngineError("the compiled Adaman engine does not cover the excuse variant; "
-                              f"use --engine {'plain' if limits.plain else 'pruned'}")
+        legal move, no bound; it stops trying siblings only at max_score).  Every variant,
+        the Excuse's choices included: they come back as (card, 0), as `legal_moves` has them.
+        With the Excuse the search is node for node "pruned" only under
+        `compiled_excuse_fold`."""
         try:
             import games.adaman._core as core  # the C extension, a leaf: it imports nothing of the package
         except ImportError:
@@ -116,8 +120,10 @@ class Adaman(AdamanBounds, AdamanRules, Game):
 
     def _compiled_tables(self) -> tuple:
         """Everything the C search knows about the cards, from this instance: ranks,
-        personalities, suit sharing, the Hall suit groups (bounds.py), the keepable order,
-        totals."""
+        personalities, suit sharing, the Hall suit groups (bounds.py), the keepable order
+        (without the Excuse, which no bound keeps or counts), totals, and the Excuse's bit
+        (0 without it) with max_score, the bound move_bounds gives an Excuse choice's moves,
+        and `compiled_excuse_fold`."""
         if self._tables_for_c is None:
             group_masks = tuple(
                 sum(1 << g for g in groups) for groups in self._touching_groups
@@ -125,8 +131,10 @@ class Adaman(AdamanBounds, AdamanRules, Game):
             # search_moves: with the deck empty only minimal payments (when this class
             # prunes the others; the Game default keeps every legal move)
             minimal = type(self).search_moves is not Game.search_moves
+            by_rank = tuple(card for card in self._by_rank if card != EXCUSE.index)
             self._tables_for_c = (
-                rules.RANK, rules.PERSONALITY_BITS, rules.SHARES, self._hall_groups, group_masks, self._by_rank,
+                rules.RANK, rules.PERSONALITY_BITS, rules.SHARES, self._hall_groups, group_masks, by_rank,
                 self.personality_total, self.lowest_win_score, minimal, self.cover_gap, self.cover_node_limit,
+                rules.EXCUSE_BIT if self.excuse else 0, self.max_score, self.compiled_excuse_fold,
             )
         return self._tables_for_c

@@ -467,7 +467,7 @@ def test_catalogue_command_writes_rows_and_reports(tmp_path):
     (["adaman", "--seeds", "9-1"], "bad seed range '9-1'"),
     (["adaman", "--seeds", "0-9", "--variant", "nonsense"], "unknown adaman variant"),
     (["chess", "--seeds", "0-9"], "unknown game 'chess'"),
-    (["adaman", "--seeds", "0-9", "--engine", "compiled", "--variant", "excuse"], "excuse"),
+    (["royal-assassin", "--seeds", "0-9", "--engine", "compiled", "--variant", "redeal"], "redeal"),
     (["adaman", "--seeds", "0-9", "--workers", "2", "--scheduler", "tcp://127.0.0.1:1"], "not both"),
     (["adaman", "--seeds", "0-9", "--workers", "0"], "--workers"),
 ])
