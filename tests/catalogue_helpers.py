@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import time
 
 from solver.catalogue import Job, solve_seed
@@ -26,3 +27,10 @@ def nap(seconds: float) -> float:
     """A task that takes `seconds` and does nothing else."""
     time.sleep(seconds)
     return seconds
+
+
+def ctrl_c_as_in_a_terminal() -> None:
+    """In a child process, before it runs: Ctrl-C with its default meaning, as in a terminal's
+    foreground job.  A test runner started in the background of a shell ignores SIGINT, and
+    its children would inherit that (the catalogue then rightly leaves SIGINT alone)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)

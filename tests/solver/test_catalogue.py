@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 import pytest
-from catalogue_helpers import die_on_seed_3, raise_on_seed_3
+from catalogue_helpers import ctrl_c_as_in_a_terminal, die_on_seed_3, raise_on_seed_3
 
 from games import make_game
 from games.base import UsurperError
@@ -234,7 +234,7 @@ def test_ctrl_c_stops_cleanly_keeping_the_rows_written(tmp_path):
     command = [sys.executable, "-c", "import cli; cli.main()", "catalogue", "adaman", "--seeds", "0-299",
                "--out", str(path), "--max-states", "150000", "--workers", "2"]
     process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               start_new_session=True)
+                               start_new_session=True, preexec_fn=ctrl_c_as_in_a_terminal)
     deadline = time.monotonic() + 60
     while process.poll() is None and time.monotonic() < deadline:
         if path.exists() and path.read_bytes().count(b"\n") >= 3:

@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 import pytest
-from catalogue_helpers import nap
+from catalogue_helpers import ctrl_c_as_in_a_terminal, nap
 
 import cli
 from games import make_game
@@ -236,7 +236,7 @@ def test_ctrl_c_while_the_run_starts_stops_cleanly_and_the_file_resumes(moment, 
     ready = {"file made": lambda pid: path.exists(), "fork server starting": fork_server_started,
              "worker starting": worker_started}[moment]
     process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               start_new_session=True)
+                               start_new_session=True, preexec_fn=ctrl_c_as_in_a_terminal)
     try:
         deadline = time.monotonic() + HANG
         while process.poll() is None and not ready(process.pid):
