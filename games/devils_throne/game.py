@@ -205,17 +205,7 @@ class DevilsThrone(SimultaneousGame):
         useful in this round's direction.  At a three's target or an Envoy sub-round it plays
         the first action in the search order (`order_actions`): the highest-numbered target
         seat, and an ace (onto the highest-numbered legal target) rather than PASS."""
-        ranks = self.rules.legal_actions(state, seat)
-        if state.phase != SELECT:
-            return self.order_actions(state, seat, ranks)[0]
-        others = [rank for other, hand in enumerate(state.hands) if other != seat for rank in hand]
-        if self.rules.mode(state) == HIGH:
-            threat = max(others, default=0)
-            winners = [rank for rank in ranks if rank > threat]
-            return min(winners) if winners else min(ranks)
-        threat = min(others, default=14)
-        winners = [rank for rank in ranks if rank < threat]
-        return max(winners) if winners else max(ranks)
+        return self.greedy_action_against(state, seat, range(len(state.hands)))
 
     def greedy_action_against(self, state: State, seat: int, against: Sequence[int]) -> int:
         """`greedy_action` with the threat taken from the seats `against` only (a seat of a
