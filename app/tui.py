@@ -155,23 +155,22 @@ class PlayApp(App):
         move, words = self.session.legal()[event.option_index]
         self.action_cancel()
         self.session.play(move)
-        self.advise([])
-        self.say(f"played: {words}")
-        self.refresh_position()
+        self.moved(f"played: {words}")
 
     def action_undo(self) -> None:
         if self.session.undo():
-            self.action_cancel()
-            self.advise([])
-            self.say("undone")
-            self.refresh_position()
+            self.moved("undone")
 
     def action_redo(self) -> None:
         if self.session.redo():
-            self.action_cancel()
-            self.advise([])
-            self.say("redone")
-            self.refresh_position()
+            self.moved("redone")
+
+    def moved(self, what: str) -> None:
+        """After the position changed: work under way is for the old one; show the new one."""
+        self.action_cancel()
+        self.advise([])
+        self.say(what)
+        self.refresh_position()
 
     def action_hint(self) -> None:
         if self.session.outcome() is None:

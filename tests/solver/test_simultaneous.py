@@ -7,6 +7,7 @@ import random
 from types import SimpleNamespace
 
 import pytest
+from devils_throne_helpers import late_position, needs_core
 
 from games.base import SOLITAIRE, UnsupportedGame
 from games.devils_throne import DevilsThrone, State
@@ -16,19 +17,6 @@ from solver.simultaneous import Stats, _lp_row_player, analyse, equilibrium, mat
 
 HIGHS = (0,) * 10
 TOLERANCE = 1e-6
-
-
-def late_position(game: DevilsThrone, seed: int, cards_left: int) -> State:
-    """A round start reached by random joint play, with at most `cards_left` cards in the
-    smallest hand (and the game not over)."""
-    rng = random.Random(seed)
-    while True:
-        state = game.initial_state(game.deal_from_seed(rng.randrange(10**6)))
-        while not game.is_over(state) and (state.phase != SELECT or min(map(len, state.hands)) > cards_left):
-            seats = game.acting_players(state)
-            state = game.apply_joint(state, tuple(rng.choice(game.legal_actions(state, s)) for s in seats))
-        if not game.is_over(state):
-            return state
 
 
 def brute_paranoid(game, state, seat, question, payoff):
@@ -233,15 +221,6 @@ def test_a_whole_two_player_deal_keeps_the_order_of_the_questions():
 
 
 # ----- the compiled Q4 against the Python reference --------------------------------------------
-
-def _compiled_built() -> bool:
-    from games.devils_throne import compiled
-
-    return compiled._core is not None
-
-
-needs_core = pytest.mark.skipif(not _compiled_built(), reason="games/devils_throne/_core is not built")
-
 
 @needs_core
 @pytest.mark.parametrize("seed", range(16))

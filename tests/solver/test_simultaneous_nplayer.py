@@ -5,36 +5,13 @@ the end, small enough to enumerate); intervals under tight budgets hold the exac
 from __future__ import annotations
 
 import itertools
-import random
 
 import pytest
+from devils_throne_helpers import late_position, needs_core
 
 from games.devils_throne import DevilsThrone
-from games.devils_throne.rules import SELECT
 from solver.search import Budget
 from solver.simultaneous import analyse
-
-
-def _compiled_built() -> bool:
-    from games.devils_throne import compiled
-
-    return compiled._core is not None
-
-
-needs_core = pytest.mark.skipif(not _compiled_built(), reason="games/devils_throne/_core is not built")
-
-
-def ending(game: DevilsThrone, seed: int, cards_left: int):
-    """A round start reached by random joint play from a seeded deal, the smallest hand
-    holding at most `cards_left` cards, the game not over."""
-    rng = random.Random(seed)
-    while True:
-        state = game.initial_state(game.deal_from_seed(rng.randrange(10**6)))
-        while not game.is_over(state) and (state.phase != SELECT or min(map(len, state.hands)) > cards_left):
-            seats = game.acting_players(state)
-            state = game.apply_joint(state, tuple(rng.choice(game.legal_actions(state, s)) for s in seats))
-        if not game.is_over(state):
-            return state
 
 
 def payoff(game, state, seat, kind):
@@ -81,7 +58,7 @@ CASES = [(3, seed, 2) for seed in range(5)] + [(4, seed, 1) for seed in range(4)
 @pytest.mark.parametrize(("players", "seed", "cards_left"), CASES)
 def test_every_question_equals_the_brute_force_in_both_engines(players, seed, cards_left):
     game = DevilsThrone(players)
-    state = ending(game, seed, cards_left)
+    state = late_position(game, seed, cards_left)
     seat = seed % players
     python = analyse(game, state, seat, ("q1", "q2", "q3"), engine="python").answers
     compiled = analyse(game, state, seat, ("q1", "q2", "q3"), engine="compiled").answers
@@ -99,7 +76,7 @@ def test_every_question_equals_the_brute_force_in_both_engines(players, seed, ca
 @pytest.mark.parametrize(("players", "seed"), [(3, 11), (3, 12), (4, 13)])
 def test_the_greedy_bots_values_bound_q2_from_below_and_q3_from_above(players, seed):
     game = DevilsThrone(players)
-    state = ending(game, seed, 2 if players == 3 else 1)
+    state = late_position(game, seed, 2 if players == 3 else 1)
     seat = 1
     others = tuple(s for s in range(players) if s != seat)
     for kind in ("cards", "margin"):
@@ -114,7 +91,7 @@ def test_the_greedy_bots_values_bound_q2_from_below_and_q3_from_above(players, s
 @pytest.mark.parametrize("players", [3, 4])
 def test_intervals_under_a_state_budget_hold_the_exact_value_and_say_why(engine, max_states, players):
     game = DevilsThrone(players)
-    state = ending(game, 20 + max_states, 3 if players == 3 else 2)
+    state = late_position(game, 20 + max_states, 3 if players == 3 else 2)
     exact = analyse(game, state, 0, ("q1", "q2", "q3"), engine="compiled").answers
     cut = analyse(game, state, 0, ("q1", "q2", "q3"), budget=Budget(max_states=max_states), engine=engine).answers
     for question, answer in cut.items():
