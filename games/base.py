@@ -518,9 +518,15 @@ class SimultaneousGame(Game):
 
     @abstractmethod
     def cards_in_play(self, state: State) -> int:
-        """The most any seat's score can still change from here (a sound bound)."""
+        """The cards that may still move to some seat's score (none is created or lost but
+        into a score or out of the game)."""
 
     # Optional hooks: neutral defaults.
+    def cards_reachable(self, state: State) -> int:
+        """The most any seat's score can still change from here (a sound bound): at most
+        the cards in play, less any the game knows can never be won."""
+        return self.cards_in_play(state)
+
     def order_actions(self, state: State, seat: int, actions: list[Any]) -> list[Any]:
         """The order in which a search tries a seat's actions (likely best first)."""
         return actions

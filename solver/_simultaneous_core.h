@@ -47,7 +47,7 @@
  *   int seats_of(const Ctx *)                   the number of seats
  *   void start_key(const Ctx *, const Start *, Key *)
  *                                               the exact table key, never all 0
- *   int cards_in_play(const Ctx *, const Start *)
+ *   int cards_reachable(const Ctx *, const Start *)
  *                                               no seat's cards move by more from here
  *   void open_round(const Ctx *, const Start *, Node *out)
  *                                               the round's first decision point
@@ -493,7 +493,7 @@ static inline int table_key(const Solver *q, const Start *s, const int won[MAXP]
 static double ab_start(Solver *q, const Start *s, const int won[MAXP], double alpha, double beta) {
     if (q->aborted) return 0;
     Key key;
-    int spare = cards_in_play(&q->game, s);
+    int spare = cards_reachable(&q->game, s);
     int offset = table_key(q, s, won, spare, &key);
     double floor = q->margin ? offset - spare : offset, ceiling = offset + spare;
     Slot *slot = table_slot(q, &key);
@@ -522,7 +522,7 @@ static double ab_start(Solver *q, const Start *s, const int won[MAXP], double al
 static double ab_root(Solver *q, const Start *s, const int won[MAXP], double alpha, double beta) {
     q->root_action = NO_ACTION;
     Key key;
-    int spare = cards_in_play(&q->game, s);
+    int spare = cards_reachable(&q->game, s);
     int offset = table_key(q, s, won, spare, &key);
     double floor = q->margin ? offset - spare : offset, ceiling = offset + spare;
     Slot *slot = table_slot(q, &key);

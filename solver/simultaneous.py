@@ -2,7 +2,7 @@
 
 The search knows no rules: it walks states through the verbs of games.base.SimultaneousGame
 (`acting_players`, `legal_actions`, `apply_joint`, `returns`, `is_over`, `key`,
-`round_start`, `cards_in_play`, `order_actions`, `greedy_action` and, where offered,
+`round_start`, `cards_reachable`, `order_actions`, `greedy_action` and, where offered,
 `greedy_action_against`, `format_action`) and refuses any other kind of game in one line.
 
 For a seat P:
@@ -22,7 +22,7 @@ a round two joint actions never meet again, spec §8).  A payoff that adds up st
 value-to-go (the key leaves the tricks out); the margin of three or more seats does not add
 up, so its key carries the differences c_P - c_Q, shifted so that the least is 0 (the margin
 is their minimum, so the shift only moves the value) and capped where a lead can no longer
-be the least.  The game's `cards_in_play` bounds what any payoff can still move.
+be the least.  The game's `cards_reachable` bounds what any payoff can still move.
 
 The search is driven by null-window probes ("is the value at least g?"), each of which
 proves a floor or a ceiling, halving the interval until it closes (Q1 probes the ceiling
@@ -233,8 +233,9 @@ def matrix_game(matrix: Sequence[Sequence[float]], strategies: bool = False,
 # ----- Q1-Q3: alpha-beta over max/min layers ------------------------------------------------
 
 #: What each end of an interval rests on, by how it was found (the question fills in).
-STATIC_LOW = {CARDS: "the cards P has won so far", MARGIN: "P's lead now less every card still in play"}
-STATIC_HIGH = {CARDS: "P's cards plus every card still in play", MARGIN: "P's lead now plus every card still in play"}
+STATIC_LOW = {CARDS: "the cards P has won so far", MARGIN: "P's lead now less every card that can still be won"}
+STATIC_HIGH = {CARDS: "P's cards plus every card that can still be won",
+               MARGIN: "P's lead now plus every card that can still be won"}
 SEARCH_LOW = {"q1": "a line of joint play reaching it was found",
               "q2": "P's best strategy found guarantees it against every reply of the others",
               "q3": "P's replies found reach it against every choice of the others"}
@@ -245,6 +246,8 @@ GREEDY_LOW = "P playing the greedy bot guarantees it against the others' best re
 GREEDY_HIGH = "the others playing the greedy bot against P hold P's best reply to it"
 #: Of the time left for a payoff, what each one-sided search may take.
 ONE_SIDED_SHARE = 0.2
+#: Of the time for a Q1 payoff, what the first probe (at the ceiling) may take.
+Q1_CEILING_SHARE = 0.5
 
 
 @dataclass
@@ -282,7 +285,7 @@ def _answer_paranoid(game: SimultaneousGame, state: Any, seat: int, question: st
         searches = _Searches(game, state, seat, question, payoff, budget, payoff_deadline, answer.stats, engine)
         bounds = searches.start_bounds(known or {})
         if payoff == MARGIN and answer.cards is not None and answer.cards == answer.cards_bounds[1] == cards_high:
-            # P takes every card still in play: no one else gains, the lead grows by them all
+            # P takes every card that can still be won: no one else gains, the lead grows by them all
             bounds.raise_low(bounds.high, "the line taking every card for P leaves the others none")
         root_action = None
         try:
@@ -357,10 +360,21 @@ class _Searches:
                 bounds.lower_high(side.high, GREEDY_HIGH)
 
     def drive(self, bounds: _Interval) -> str | None:
-        """The question's own search: probes until the bounds meet; P's root action."""
-        search = self.search()
-        first = bounds.high if self.question == "q1" else None
-        return _drive(search, self.state, bounds, first, SEARCH_LOW[self.question], SEARCH_HIGH[self.question])
+        """The question's own search: probes until the bounds meet; P's root action.  Q1
+        probes its ceiling first (often reached: every card to P); where that probe outlasts
+        its share of a time limit, bisection in the time left finds lines that raise the floor."""
+        reasons = SEARCH_LOW[self.question], SEARCH_HIGH[self.question]
+        if self.question != "q1":
+            return _drive(self.search(), self.state, bounds, None, *reasons)
+        if self.deadline is None:
+            return _drive(self.search(), self.state, bounds, bounds.high, *reasons)
+        share = time.perf_counter() + Q1_CEILING_SHARE * max(0.0, self.deadline - time.perf_counter())
+        try:
+            return _drive(self.search(deadline=share), self.state, bounds, bounds.high, *reasons)
+        except BudgetExceeded:
+            if time.perf_counter() >= self.deadline:
+                raise
+        return _drive(self.search(), self.state, bounds, None, *reasons)
 
 
 def _drive(search: _Paranoid, state: Any, bounds: _Interval, first: float | None, low_reason: str = "",
@@ -485,7 +499,7 @@ class _Paranoid(_Budgeted):
     def bounds_of(game: SimultaneousGame, state: Any, seat: int, payoff: str) -> tuple[int, int]:
         """No line from `state` leaves the payoff outside these: P gains at most the cards in
         play, and the others together at most the same cards."""
-        returns, spare = game.returns(state), game.cards_in_play(state)
+        returns, spare = game.returns(state), game.cards_reachable(state)
         if payoff == CARDS:
             return returns[seat], returns[seat] + spare
         lead = min(returns[seat] - r for s, r in enumerate(returns) if s != seat)
@@ -507,7 +521,7 @@ class _Paranoid(_Budgeted):
             return self.game.key(state), leads[0]
         least = min(leads)
         # a lead more than twice the cards in play above the least can never be the least
-        cap = 2 * self.game.cards_in_play(state) + 1
+        cap = 2 * self.game.cards_reachable(state) + 1
         return (self.game.key(state), tuple(min(lead - least, cap) for lead in leads)), least
 
     def _entry(self, state: Any, count_hit: bool) -> tuple[Any, int, float, float]:
@@ -628,7 +642,7 @@ def _answer_q4(game: SimultaneousGame, state: Any, seat: int, budget: Budget, en
         if compiled is None and engine == "compiled":
             raise EngineError(f"no compiled Q4 engine for {game.name} here (not built, or not two players)")
     search = _Equilibrium(game, seat, budget, deadline, answer.stats, compiled)
-    spare = game.cards_in_play(state)
+    spare = game.cards_reachable(state)
     lead = search.lead(state)
     answer.margin_bounds = (lead - spare, lead + spare)
     try:
@@ -822,3 +836,23 @@ def _tighten(answers: dict[str, Answer]) -> None:
             if low_u != high_u and low_l > low_u:
                 setattr(answers[upper], bounds, (low_l, high_u))
                 setattr(answers[upper], f"{payoff}_low_reason", f"{lower.upper()}'s lower bound ({order})")
+    for answer in answers.values():
+        _margin_within_cards(answer)
+
+
+def _margin_within_cards(answer: Answer) -> None:
+    """P's margin is at most P's cards on every line (no seat has fewer than 0), so under
+    every question too: the margin's floor lifts the cards', the cards' ceiling caps the margin's."""
+    if answer.question == "q4":
+        return
+    (cards_low, cards_high), (margin_low, margin_high) = answer.cards_bounds, answer.margin_bounds
+    if cards_low != cards_high and margin_low > cards_low:
+        answer.cards_bounds = (margin_low, cards_high)
+        answer.cards_low_reason = "the margin's lower bound (P's cards are at least P's margin)"
+        if margin_low == cards_high:
+            answer.cards = int(cards_high)
+    if margin_low != margin_high and cards_high < margin_high:
+        answer.margin_bounds = (margin_low, cards_high)
+        answer.margin_high_reason = "the cards' upper bound (P's margin is at most P's cards)"
+        if cards_high == margin_low:
+            answer.margin = int(margin_low)

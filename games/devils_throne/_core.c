@@ -86,11 +86,66 @@ static inline void start_key(const Ctx *c, const Start *s, Key *key) {
     key->b = b;
 }
 
-/* Cards that may still reach a trick pile: hands and reserves (the pool is empty). */
+/* Cards in hands and reserves (the pool is empty at a round start). */
 static inline int cards_in_play(const Ctx *c, const Start *s) {
     int total = 0;
     for (int seat = 0; seat < c->players; seat++) total += s->size[seat] + RESERVE_SIZE - s->depth[seat];
     return total;
+}
+
+/* The surplus of hands over the shortest: the cards left in hands when the game ends, if each
+ * seat played one main card a round until the shortest hand is empty. */
+static inline int surplus(const int size[MAXP], int n) {
+    int least = size[0], total = 0;
+    for (int seat = 0; seat < n; seat++) { total += size[seat]; if (size[seat] < least) least = size[seat]; }
+    return total - n * least;
+}
+
+/* The least surplus once `gifts` more cards may each join any hand. */
+static int surplus_with_gifts(int size[MAXP], int n, int gifts) {
+    int best = surplus(size, n);
+    if (gifts == 0 || best == 0) return best;
+    for (int seat = 0; seat < n; seat++) {
+        size[seat]++;
+        int value = surplus_with_gifts(size, n, gifts - 1);
+        size[seat]--;
+        if (value < best) best = value;
+    }
+    return best;
+}
+
+/* Cards that can never leave a hand [R18]: every seat plays one main card each round and the
+ * game ends when a hand is empty, so whatever the longer hands hold beyond the shortest stays
+ * there.  A seat holding its ace may shorten its hand by one (an Envoy), and each Martyr or
+ * Gravedigger still in a hand may lengthen one hand by one [R12, R13]: the least surplus over
+ * those choices. */
+static inline int cards_stuck(const Ctx *c, const Start *s) {
+    int n = c->players, gifts = 0, size[MAXP], fewest = s->size[0], most = s->size[0];
+    for (int seat = 1; seat < n; seat++) {
+        if (s->size[seat] < fewest) fewest = s->size[seat];
+        if (s->size[seat] > most) most = s->size[seat];
+    }
+    if (fewest == most) return 0;
+    for (int k = 0; k < c->neffects; k++)
+        if ((c->power[k] == MARTYR || c->power[k] == GRAVEDIGGER) && s->hand[c->owner[k]][3]) gifts++;
+    int best = -1;
+    for (int envoys = 0; envoys < 1 << n; envoys++) {
+        int possible = 1;
+        for (int seat = 0; seat < n; seat++) {
+            int shorter = envoys >> seat & 1;
+            if (shorter && !s->hand[seat][1]) possible = 0;
+            size[seat] = s->size[seat] - shorter;
+        }
+        if (!possible) continue;
+        int value = surplus_with_gifts(size, n, gifts);
+        if (best < 0 || value < best) best = value;
+    }
+    return best;
+}
+
+/* Cards that may still reach a trick pile: those in play less those that stay in hands. */
+static inline int cards_reachable(const Ctx *c, const Start *s) {
+    return cards_in_play(c, s) - cards_stuck(c, s);
 }
 
 static inline void open_round(const Ctx *c, const Start *s, Node *d) {

@@ -131,6 +131,9 @@ class DevilsThrone(SimultaneousGame):
     def cards_in_play(self, state: State) -> int:
         return self.rules.cards_in_play(state)
 
+    def cards_reachable(self, state: State) -> int:
+        return self.rules.cards_reachable(state)
+
     def mode(self, state: State) -> int:
         """HIGH or LOW: this round's coin [R3]."""
         return self.rules.mode(state)

@@ -23,6 +23,7 @@ at ENVOY also PASS (-1).  Seats are 0-based in code, 1-based in every text.
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Hashable, Sequence
 from typing import NamedTuple
@@ -165,8 +166,28 @@ class Rules:
                 state.mains, state.totals, state.pool)
 
     def cards_in_play(self, state: State) -> int:
-        """Cards that may still reach some trick pile: hands, reserves and the round pool."""
+        """Cards in hands, reserves and the round pool."""
         return sum(map(len, state.hands)) + sum(map(len, state.reserves)) + state.pool
+
+    def cards_reachable(self, state: State) -> int:
+        """Cards that may still reach some trick pile: those in play less, at a round start,
+        those that must stay in hands (`cards_stuck`)."""
+        stuck = self.cards_stuck(state) if state.phase == SELECT else 0
+        return self.cards_in_play(state) - stuck
+
+    def cards_stuck(self, state: State) -> int:
+        """At a round start, cards that can never leave a hand [R18]: every seat plays one main
+        card a round and the game ends when a hand is empty, so what the longer hands hold
+        beyond the shortest stays there.  A seat holding its ace may shorten its hand by one
+        (an Envoy), and each Martyr or Gravedigger still in a hand may lengthen one hand by
+        one [R12, R13]: the least surplus over those choices."""
+        sizes = [len(hand) for hand in state.hands]
+        if min(sizes) == max(sizes):
+            return 0
+        gifts = sum(1 for power, owner in self.effects
+                    if power in (MARTYR, GRAVEDIGGER) and THREE in state.hands[owner])
+        choices = [(size, size - 1) if ACE in hand else (size,) for size, hand in zip(sizes, state.hands)]
+        return min(_least_surplus(list(shortened), gifts) for shortened in itertools.product(*choices))
 
     # ----- forced procedures ------------------------------------------------------------
     def _reveal(self, state: State, mains: Sequence[int]) -> State:
@@ -276,3 +297,14 @@ def _insert(hand: tuple[int, ...], rank: int) -> tuple[int, ...]:
 
 def _replace_at(values: tuple, index: int, value) -> tuple:
     return values[:index] + (value,) + values[index + 1:]
+
+
+def _least_surplus(sizes: list[int], gifts: int) -> int:
+    """The cards beyond the shortest hand, the least over adding up to `gifts` cards to hands."""
+    best = sum(sizes) - len(sizes) * min(sizes)
+    if gifts and best:
+        for seat in range(len(sizes)):
+            sizes[seat] += 1
+            best = min(best, _least_surplus(sizes, gifts - 1))
+            sizes[seat] -= 1
+    return best

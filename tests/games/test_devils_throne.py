@@ -315,6 +315,50 @@ def test_random_joint_playouts_conserve_cards_and_end_within_ten_rounds(players)
         assert state.round <= 10  # [R24]
 
 
+# ----- cards that can still be won --------------------------------------------------------
+
+def test_what_longer_hands_hold_beyond_the_shortest_can_never_be_won():
+    game = DevilsThrone(3)  # ♦ ♥ ♠: the Gravedigger (3♠) is seat 3's
+    reserves = [[8], [9], [10]]
+    uneven = position(game, [[5, 6, 7], [5, 6], [5, 6, 7]], reserves)
+    assert game.rules.cards_stuck(uneven) == 2  # seats 1 and 3 keep a card each [R18]
+    assert game.cards_reachable(uneven) == game.cards_in_play(uneven) - 2 == 9
+    # seat 1's ace may leave as an Envoy: only seat 3's extra card must stay
+    assert game.rules.cards_stuck(position(game, [[A, 6, 7], [5, 6], [5, 6, 7]], reserves)) == 1
+    # the Gravedigger may lengthen seat 2's hand to three [R13]
+    assert game.rules.cards_stuck(position(game, [[5, 6, 7], [5, 6], [3, 6, 7]], reserves)) == 0
+    assert game.rules.cards_stuck(position(game, [[5, 6], [5, 6], [5, 7]], reserves)) == 0
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_no_playout_wins_more_cards_than_can_still_be_won(players):
+    """Random play that favours Envoys and gifts (so hands go uneven): from every round start,
+    the cards all seats win later are at most `cards_reachable`, and the cards left in hands
+    at the end at least `cards_stuck`."""
+    game = DevilsThrone(players)
+    rng = random.Random(100 + players)
+    uneven = 0
+    for seed in range(80):
+        state = game.initial_state(game.deal_from_seed(seed))
+        starts = []
+        while not game.is_over(state):
+            if state.phase == SELECT:
+                starts.append((sum(state.tricks), game.cards_reachable(state), game.rules.cards_stuck(state)))
+            seats = game.acting_players(state)
+            joint = []
+            for seat in seats:
+                actions = game.legal_actions(state, seat)
+                aces = [action for action in actions if action != PASS]
+                joint.append(rng.choice(aces if state.phase == ENVOY and aces and rng.random() < 0.8 else actions))
+            state = game.apply_joint(state, tuple(joint))
+        left_in_hands = sum(map(len, state.hands))
+        for won_before, reachable, stuck in starts:
+            assert sum(state.tricks) - won_before <= reachable
+            assert left_in_hands >= stuck
+            uneven += stuck > 0
+    assert uneven  # the bound was tested where it bites
+
+
 # ----- texts and keys ---------------------------------------------------------------------
 
 def test_moves_parse_and_format():

@@ -7,7 +7,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from devils_throne_helpers import late_position, needs_core
+from devils_throne_helpers import late_position, late_uneven_position, needs_core
 
 from games.devils_throne import DevilsThrone
 from solver.search import Budget
@@ -70,6 +70,23 @@ def test_every_question_equals_the_brute_force_in_both_engines(players, seed, ca
         assert compiled[question].stats.states == python[question].stats.states
         assert compiled[question].stats.table_hits == python[question].stats.table_hits
         assert compiled[question].best_action == python[question].best_action
+
+
+@needs_core
+@pytest.mark.parametrize(("players", "seed", "cards_left"), [(3, 20, 2), (3, 21, 2), (4, 22, 1), (4, 23, 2)])
+def test_hands_left_uneven_bound_the_search_and_every_question_still_equals_the_brute_force(
+        players, seed, cards_left):
+    game = DevilsThrone(players)
+    state = late_uneven_position(game, seed, cards_left)
+    assert game.cards_reachable(state) < game.cards_in_play(state)
+    seat = seed % players
+    python = analyse(game, state, seat, ("q1", "q2", "q3"), engine="python").answers
+    compiled = analyse(game, state, seat, ("q1", "q2", "q3"), engine="compiled").answers
+    for question in ("q1", "q2", "q3"):
+        exact = (brute(game, state, seat, question, "cards"), brute(game, state, seat, question, "margin"))
+        assert (python[question].cards, python[question].margin) == exact
+        assert (compiled[question].cards, compiled[question].margin) == exact
+        assert compiled[question].stats.states == python[question].stats.states
 
 
 @needs_core
