@@ -6,6 +6,12 @@ prints one row each: won / lost / undecided, the win rate with its Wilson 95 % i
 (undecided counted lost at the low end, won at the high end), the median proven optimal
 score, the median and p99 solve time, and how many seeds change verdict against the
 standard game (won there and lost here, lost there and won here), with a few of them.
+
+`--why N` explains the first N seeds that change verdict each way, for each variant: the
+winning line of the side that wins (found by the solver and replayed through its rules) is
+replayed through the other side's rules, which say where it fails: the first move they do
+not allow, or the end it reaches instead.  The other side's loss itself is the catalogue's
+proof (a complete search).
 """
 
 import argparse
@@ -15,9 +21,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games import make_game  # noqa: E402
-from games.base import LOST, WON  # noqa: E402
+from games.base import LOST, WON, Game, Verdict  # noqa: E402
 from solver import catalogue  # noqa: E402
+from solver.analysis import analyse  # noqa: E402
+from solver.search import Budget  # noqa: E402
 from solver.stats import median, percentile, wilson_interval  # noqa: E402
+from solver.verify import check_claim, replay_text  # noqa: E402
 
 EXAMPLES = 5
 
@@ -25,6 +34,8 @@ EXAMPLES = 5
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("game")
+    parser.add_argument("--why", type=int, default=0, metavar="N",
+                        help="explain the first N seeds that change verdict each way, for each variant")
     args = parser.parse_args()
     standard = catalogue.read_all(catalogue.shipped_catalogues(catalogue.make_job(make_game, args.game)))
     variants = sorted({path.name.split(".")[1] for path in catalogue.SHIPPED_DIR.glob(f"{args.game}.*.jsonl")})
@@ -42,6 +53,13 @@ def main() -> None:
     print(row("standard", standard, seeds, None))
     for name, book in books.items():
         print(row(name, book, seeds, standard))
+    for name, book in books.items() if args.why else ():
+        for before, after in ((WON, LOST), (LOST, WON)):
+            moved = [seed for seed in seeds if standard.rows[seed]["outcome"] == before
+                     and book.rows[seed]["outcome"] == after]
+            for seed in moved[:args.why]:
+                print()
+                print("\n".join(why(args.game, name.split(","), seed, won_in_variant=after == WON)))
 
 
 def row(name: str, book: catalogue.Catalogue, seeds: list[int], standard: catalogue.Catalogue | None) -> str:
@@ -62,6 +80,33 @@ def row(name: str, book: catalogue.Catalogue, seeds: list[int], standard: catalo
     return (f"| {name} | {won} / {lost} / {undecided} | {won / len(rows):.1%} [{low:.1%}, {high:.1%}] | "
             f"{median(scores) if scores else '-'} | {median(seconds):.3f} | {percentile(seconds, 0.99):.2f} | "
             f"{changes[0]} | {changes[1]} |")
+
+
+def why(name: str, variants: list[str], seed: int, won_in_variant: bool) -> list[str]:
+    """The winning side's line for `seed`, replayed through the other side's rules."""
+    standard, varied = make_game(name), make_game(name, variants)
+    winner, other = (varied, standard) if won_in_variant else (standard, varied)
+    label = {id(standard): "the standard game", id(varied): ",".join(variants)}
+    title = f"seed {seed}: won in {label[id(winner)]}, lost in {label[id(other)]}"
+    deal = winner.deal_from_seed(seed)
+    if winner.format_deal(deal) != other.format_deal(other.deal_from_seed(seed)):
+        return [title, "  the two deal this seed differently: no line is common to both"]
+    start = winner.initial_state(deal)
+    result = analyse(winner, start, "winnable", Budget(time_limit=60.0))
+    if result.verdict != Verdict.WON:
+        return [title, f"  no winning line found again within 60 s ({result.verdict.name})"]
+    check_claim(winner, start, result.line, True, result.line_score)
+    text = winner.format_line(start, result.line)
+    return [title, f"  winning line ({len(result.line)} moves, replayed): {text}",
+            f"  in {label[id(other)]}: {replayed_elsewhere(other, other.initial_state(deal), text)}"]
+
+
+def replayed_elsewhere(game: Game, state, text: str) -> str:
+    """Where a line written under other rules stops under `game`'s."""
+    replay = replay_text(game, state, text)
+    if not replay.ok:
+        return f"{replay.error}, at: {game.describe(replay.state)}"
+    return f"the line replays but ends {replay.outcome.text() if replay.outcome else 'unfinished'}"
 
 
 if __name__ == "__main__":

@@ -34,3 +34,18 @@ def test_bound_gap_script_solves_its_sample_and_reports_it():
                            r"(\d+) cannot be won", done.stdout.splitlines()[-1])
     assert summary and 1 <= int(summary[1]) <= 6 and int(summary[2]) <= int(summary[1])
     assert int(summary[3]) <= int(summary[1])
+
+
+def test_variants_script_explains_a_changed_verdict_by_where_the_winning_line_fails():
+    """Seed 3 of Royal Assassin is won in the standard game and lost under joker_dies (the
+    shipped catalogues): the standard winning line replays, and under joker_dies it stops
+    at a Joker placement, since a Joker that was killed with its column is gone."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    try:
+        from variants import why
+    finally:
+        sys.path.remove(str(ROOT / "bench"))
+    title, line, elsewhere = why("royal-assassin", ["joker_dies"], 3, won_in_variant=False)
+    assert title == "seed 3: won in the standard game, lost in joker_dies"
+    assert line.startswith("  winning line (") and "replayed" in line
+    assert re.match(r"  in joker_dies: move \d+ \('J\([CDHS]\)'\): no Joker is AVAILABLE", elsewhere)
