@@ -16,6 +16,7 @@ from pathlib import Path
 import click
 
 from app.options import COUNT, GAME, MEGABYTES, SECONDS, SEEDS_HELP
+from app.policies import FAIR_SAMPLES
 from app.reports import as_json_text, count, plain_letters_where_needed, readable
 from games import make_game
 from games.base import Game, UsurperError
@@ -264,7 +265,7 @@ def verify(game, seed, deal_text, variants, players, suits, moves, as_json):
 @click.option("--verbose", is_flag=True, help="One line per deal.")
 @click.option("--policy", "policies", multiple=True, type=click.Choice(["fair", "greedy", "random"]),
               help="Play the seeds with this policy (no peeking; repeatable) beside the clairvoyant winnable rate.")
-@click.option("--samples", type=click.IntRange(min=1), default=300, show_default=True,
+@click.option("--samples", type=click.IntRange(min=1), default=FAIR_SAMPLES, show_default=True,
               help="--policy fair: solved samples per decision.")
 @click.option("--budgets", help="Play the fair policy at each of these samples per decision (comma-separated):"
                                 " its win rate against CPU time per decision.")

@@ -8,8 +8,8 @@
   highest-ranked on ties.  Royal Assassin: a move that kills a Royal (the one killing most);
   else a reserve attack R(X) or an attack A(X) that leaves the least attack still needed to
   kill that Pretender, when that is at most 5; else a Joker placement; else T, else P, else E.
-- `fair`: the fair hint (solver/fair.py) in winnable mode: a number of solved samples per
-  decision shared out by successive halving on common worlds, and the exact fair optimum
+- `fair`: the fair hint (solver/fair.py), each sample asked `sample_question`: a number of
+  solved samples per decision shared out by successive halving on common worlds, and the exact fair optimum
   (expectimax, solver/expectimax.py) when few cards are unseen, its table kept from one
   decision to the next (visible positions do not depend on the deal they came from).
 
@@ -39,7 +39,7 @@ Policy = Callable[[Game, Any, random.Random], Any]
 POLICIES = ("fair", "greedy", "random")
 #: The fair policy's budget per decision: solved samples (successive halving), each of at
 #: most FAIR_SAMPLE_BUDGET states.  Chosen on the curve of docs/play.md (Figures).
-FAIR_SAMPLES = 300
+FAIR_SAMPLES = 600
 FAIR_SAMPLE_BUDGET = Budget(max_states=2000, max_table=1 << 16, max_memory_mb=32)
 CLAIRVOYANT_BUDGET = Budget(time_limit=10.0, max_memory_mb=512)
 #: The expectimax table a fair policy keeps is dropped past this many positions.
@@ -68,8 +68,8 @@ class FairPolicy:
         moves = game.legal_moves(state)
         if len(moves) == 1:
             return moves[0]
-        return fair_hint_for_state(game, state, samples=self.samples, per_sample_budget=FAIR_SAMPLE_BUDGET,
-                                   rng=rng, mode="winnable", exact_nodes=self.exact_nodes,
+        return fair_hint_for_state(game, state, samples=self.samples, per_sample_budget=sample_budget(game),
+                                   rng=rng, mode=sample_question(game), exact_nodes=self.exact_nodes,
                                    expectimax=self._table(game)).move
 
     def _table(self, game: Game) -> FairExpectimax | None:
@@ -81,6 +81,22 @@ class FairPolicy:
         if table is None or len(table.table) > TABLE_LIMIT:
             table = self.tables[key] = FairExpectimax(game, model)
         return table
+
+
+def sample_question(game: Game) -> str:
+    """What the fair policy asks of each sample: the optimum where wins score differently,
+    since the best score then separates the moves that win in nearly every sample; else
+    winnable, the cheaper question (every win scores alike, or the positions repeat and an
+    optimum costs far more)."""
+    if game.game_type.repeats or game.lowest_win_score >= game.max_score:
+        return "winnable"
+    return "optimal"
+
+
+def sample_budget(game: Game) -> Budget | None:
+    """A sample's budget: FAIR_SAMPLE_BUDGET, or for a game whose positions repeat None (the
+    fair hint's own, smaller budget: a state there costs far more)."""
+    return None if game.game_type.repeats else FAIR_SAMPLE_BUDGET
 
 
 def fair_move(game: Game, state: Any, rng: random.Random, samples: int = FAIR_SAMPLES) -> Any:

@@ -4,7 +4,15 @@ import random
 
 import pytest
 
-from app.policies import bench_policies, greedy_move, play_deal, policy
+from app.policies import (
+    FAIR_SAMPLE_BUDGET,
+    bench_policies,
+    greedy_move,
+    play_deal,
+    policy,
+    sample_budget,
+    sample_question,
+)
 from games import make_game
 from games.adaman.rules import PERSONALITY_BITS, RANK, rank_sum
 from games.base import UsurperError
@@ -118,3 +126,12 @@ def test_bench_budgets_prints_the_curve_and_draws_it(tmp_path):
     assert header.startswith("game,samples,wins,deals,win_rate,low,high")
     assert [row.split(",")[1] for row in rows] == ["4", "8"]
     assert picture.stat().st_size > 1000
+
+
+def test_the_fair_policy_asks_for_the_optimum_only_where_wins_score_differently():
+    adaman, royal, kings = (make_game(name) for name in ("adaman", "royal-assassin", "kings-reign"))
+    assert adaman.lowest_win_score < adaman.max_score and sample_question(adaman) == "optimal"
+    assert royal.lowest_win_score == royal.max_score and sample_question(royal) == "winnable"
+    assert sample_question(kings) == "winnable"  # repeating positions: an optimum costs far more
+    assert sample_budget(adaman) == sample_budget(royal) == FAIR_SAMPLE_BUDGET
+    assert sample_budget(kings) is None  # the fair hint's own budget for repeating games
