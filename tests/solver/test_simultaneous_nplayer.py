@@ -54,22 +54,25 @@ def brute(game, state, seat, question, kind, fixed=()):
 CASES = [(3, seed, 2) for seed in range(5)] + [(4, seed, 1) for seed in range(4)]
 
 
-@needs_core
-@pytest.mark.parametrize(("players", "seed", "cards_left"), CASES)
-def test_every_question_equals_the_brute_force_in_both_engines(players, seed, cards_left):
-    game = DevilsThrone(players)
-    state = late_position(game, seed, cards_left)
-    seat = seed % players
+def assert_both_engines_equal_the_brute_force(game, state, seat):
+    """Every question's cards and margin, in the Python and the compiled search, equal the
+    brute force; the compiled search is the Python one, node for node."""
     python = analyse(game, state, seat, ("q1", "q2", "q3"), engine="python").answers
     compiled = analyse(game, state, seat, ("q1", "q2", "q3"), engine="compiled").answers
     for question in ("q1", "q2", "q3"):
         exact = (brute(game, state, seat, question, "cards"), brute(game, state, seat, question, "margin"))
         assert (python[question].cards, python[question].margin) == exact
         assert (compiled[question].cards, compiled[question].margin) == exact
-        # the compiled search is the Python one, node for node
         assert compiled[question].stats.states == python[question].stats.states
         assert compiled[question].stats.table_hits == python[question].stats.table_hits
         assert compiled[question].best_action == python[question].best_action
+
+
+@needs_core
+@pytest.mark.parametrize(("players", "seed", "cards_left"), CASES)
+def test_every_question_equals_the_brute_force_in_both_engines(players, seed, cards_left):
+    game = DevilsThrone(players)
+    assert_both_engines_equal_the_brute_force(game, late_position(game, seed, cards_left), seed % players)
 
 
 @needs_core
@@ -79,14 +82,7 @@ def test_hands_left_uneven_bound_the_search_and_every_question_still_equals_the_
     game = DevilsThrone(players)
     state = late_uneven_position(game, seed, cards_left)
     assert game.cards_reachable(state) < game.cards_in_play(state)
-    seat = seed % players
-    python = analyse(game, state, seat, ("q1", "q2", "q3"), engine="python").answers
-    compiled = analyse(game, state, seat, ("q1", "q2", "q3"), engine="compiled").answers
-    for question in ("q1", "q2", "q3"):
-        exact = (brute(game, state, seat, question, "cards"), brute(game, state, seat, question, "margin"))
-        assert (python[question].cards, python[question].margin) == exact
-        assert (compiled[question].cards, compiled[question].margin) == exact
-        assert compiled[question].stats.states == python[question].stats.states
+    assert_both_engines_equal_the_brute_force(game, state, seed % players)
 
 
 @needs_core
