@@ -527,6 +527,10 @@ class SimultaneousGame(Game):
         the cards in play, less any the game knows can never be won."""
         return self.cards_in_play(state)
 
+    def cards_reachable_by(self, state: State, seat: int) -> int:
+        """The most `seat`'s score can still gain (a sound bound): at most `cards_reachable`."""
+        return self.cards_reachable(state)
+
     def order_actions(self, state: State, seat: int, actions: list[Any]) -> list[Any]:
         """The order in which a search tries a seat's actions (likely best first)."""
         return actions

@@ -49,6 +49,8 @@
  *                                               the exact table key, never all 0
  *   int cards_reachable(const Ctx *, const Start *)
  *                                               no seat's cards move by more from here
+ *   int cards_out_of_reach(const Ctx *, const Start *, int seat)
+ *                                               of those, how many `seat` can never win
  *   void open_round(const Ctx *, const Start *, Node *out)
  *                                               the round's first decision point
  *   void node_options(const Ctx *, const Node *, int ordered, int n[MAXP], int opt[MAXP][MAXA])
@@ -495,7 +497,7 @@ static double ab_start(Solver *q, const Start *s, const int won[MAXP], double al
     Key key;
     int spare = cards_reachable(&q->game, s);
     int offset = table_key(q, s, won, spare, &key);
-    double floor = q->margin ? offset - spare : offset, ceiling = offset + spare;
+    double floor = q->margin ? offset - spare : offset, ceiling = offset + spare - cards_out_of_reach(&q->game, s, q->p);
     Slot *slot = table_slot(q, &key);
     if (slot) {
         q->hits++;
@@ -524,7 +526,7 @@ static double ab_root(Solver *q, const Start *s, const int won[MAXP], double alp
     Key key;
     int spare = cards_reachable(&q->game, s);
     int offset = table_key(q, s, won, spare, &key);
-    double floor = q->margin ? offset - spare : offset, ceiling = offset + spare;
+    double floor = q->margin ? offset - spare : offset, ceiling = offset + spare - cards_out_of_reach(&q->game, s, q->p);
     Slot *slot = table_slot(q, &key);
     if (slot) {
         if (slot->u.bounds[0] + offset > floor) floor = slot->u.bounds[0] + offset;

@@ -234,8 +234,8 @@ def matrix_game(matrix: Sequence[Sequence[float]], strategies: bool = False,
 
 #: What each end of an interval rests on, by how it was found (the question fills in).
 STATIC_LOW = {CARDS: "the cards P has won so far", MARGIN: "P's lead now less every card that can still be won"}
-STATIC_HIGH = {CARDS: "P's cards plus every card that can still be won",
-               MARGIN: "P's lead now plus every card that can still be won"}
+STATIC_HIGH = {CARDS: "P's cards plus every card P can still win",
+               MARGIN: "P's lead now plus every card P can still win"}
 SEARCH_LOW = {"q1": "a line of joint play reaching it was found",
               "q2": "P's best strategy found guarantees it against every reply of the others",
               "q3": "P's replies found reach it against every choice of the others"}
@@ -277,14 +277,14 @@ def _answer_paranoid(game: SimultaneousGame, state: Any, seat: int, question: st
     answer = Answer(question, seat)
     started = time.perf_counter()
     deadline = None if budget.time_limit is None else started + budget.time_limit
-    cards_high = _Paranoid.bounds_of(game, state, seat, CARDS)[1]
+    every_card = game.returns(state)[seat] + game.cards_reachable(state)
     for payoff in (CARDS, MARGIN):
         payoff_deadline = deadline
         if deadline is not None and payoff == CARDS:
             payoff_deadline = started + budget.time_limit / 2
         searches = _Searches(game, state, seat, question, payoff, budget, payoff_deadline, answer.stats, engine)
         bounds = searches.start_bounds(known or {})
-        if payoff == MARGIN and answer.cards is not None and answer.cards == answer.cards_bounds[1] == cards_high:
+        if payoff == MARGIN and answer.cards is not None and answer.cards == every_card:
             # P takes every card that can still be won: no one else gains, the lead grows by them all
             bounds.raise_low(bounds.high, "the line taking every card for P leaves the others none")
         root_action = None
@@ -497,13 +497,14 @@ class _Paranoid(_Budgeted):
 
     @staticmethod
     def bounds_of(game: SimultaneousGame, state: Any, seat: int, payoff: str) -> tuple[int, int]:
-        """No line from `state` leaves the payoff outside these: P gains at most the cards in
-        play, and the others together at most the same cards."""
-        returns, spare = game.returns(state), game.cards_reachable(state)
+        """No line from `state` leaves the payoff outside these: P gains at most the cards it
+        can still win (`cards_reachable_by`), the others together at most every card that can
+        still be won."""
+        returns, spare, mine = game.returns(state), game.cards_reachable(state), game.cards_reachable_by(state, seat)
         if payoff == CARDS:
-            return returns[seat], returns[seat] + spare
+            return returns[seat], returns[seat] + mine
         lead = min(returns[seat] - r for s, r in enumerate(returns) if s != seat)
-        return lead - spare, lead + spare
+        return lead - spare, lead + mine
 
     def _payoff(self, state: Any) -> int:
         returns = self.game.returns(state)

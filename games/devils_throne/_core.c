@@ -143,6 +143,22 @@ static inline int cards_stuck(const Ctx *c, const Start *s) {
     return best;
 }
 
+/* Of the cards that may still reach a trick pile, those of the other seats' reserves that
+ * `seat` can never win.  A reserve card leaves its reserve by a three's power (at most one
+ * card each) or in a tie-break [R16]; a seat wins a tie-break only by drawing from its own
+ * reserve at each step (with an empty one it is no longer among those who draw), and each
+ * step draws at most one card from each other seat.  So `seat` wins at most (seats - 1) other
+ * reserve cards per card of its own reserve, besides one a three still in a hand. */
+static inline int cards_out_of_reach(const Ctx *c, const Start *s, int seat) {
+    int others = 0, threes = 0;
+    for (int k = 0; k < c->players; k++)
+        if (k != seat) others += RESERVE_SIZE - s->depth[k];
+    for (int k = 0; k < c->neffects; k++)
+        if (s->hand[c->owner[k]][3]) threes++;
+    int reach = (c->players - 1) * (RESERVE_SIZE - s->depth[seat]) + threes;
+    return others > reach ? others - reach : 0;
+}
+
 /* Cards that may still reach a trick pile: those in play less those that stay in hands. */
 static inline int cards_reachable(const Ctx *c, const Start *s) {
     return cards_in_play(c, s) - cards_stuck(c, s);

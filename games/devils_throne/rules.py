@@ -175,6 +175,20 @@ class Rules:
         stuck = self.cards_stuck(state) if state.phase == SELECT else 0
         return self.cards_in_play(state) - stuck
 
+    def cards_out_of_reach(self, state: State, seat: int) -> int:
+        """At a round start, of the cards that may still be won, those of the other seats'
+        reserves that `seat` can never win.  A reserve card leaves its reserve by a three's
+        power (at most one card each) or in a tie-break [R16]; a seat wins a tie-break only by
+        drawing from its own reserve at each step (with an empty one it no longer draws), and
+        each step draws at most one card from each other seat.  So `seat` wins at most
+        (seats - 1) other reserve cards per card of its own reserve, besides one a three still
+        in a hand."""
+        if state.phase != SELECT:
+            return 0
+        others = sum(len(reserve) for other, reserve in enumerate(state.reserves) if other != seat)
+        threes = sum(1 for _, owner in self.effects if THREE in state.hands[owner])
+        return max(0, others - (self.players - 1) * len(state.reserves[seat]) - threes)
+
     def cards_stuck(self, state: State) -> int:
         """At a round start, cards that can never leave a hand [R18]: every seat plays one main
         card a round and the game ends when a hand is empty, so what the longer hands hold

@@ -330,20 +330,35 @@ def test_what_longer_hands_hold_beyond_the_shortest_can_never_be_won():
     assert game.rules.cards_stuck(position(game, [[5, 6], [5, 6], [5, 7]], reserves)) == 0
 
 
+def test_other_reserves_beyond_what_a_seats_own_reserve_can_draw_are_out_of_its_reach():
+    game = DevilsThrone(3)
+    hands = [[5, 6], [5, 6], [5, 6]]
+    # seat 1 has no reserve left: it can win no tie-break, and no three is in a hand [R16]
+    assert game.rules.cards_out_of_reach(position(game, hands, [[], [8, 9, 10], [8, 9]]), 0) == 5
+    # each card of its own reserve lets it draw against both others once
+    assert game.rules.cards_out_of_reach(position(game, hands, [[4], [8, 9, 10], [8, 9]]), 0) == 3
+    # a three still in a hand may pull one more reserve card its way
+    assert game.rules.cards_out_of_reach(position(game, [[5, 6], [3, 6], [5, 6]], [[4], [8, 9, 10], [8, 9]]), 0) == 2
+    full = position(game, hands, [[4, 7, 11], [8, 9, 10], [8, 9, 12]])
+    assert game.rules.cards_out_of_reach(full, 0) == 0
+    assert game.cards_reachable_by(position(game, hands, [[], [8, 9, 10], [8, 9]]), 0) == 11 - 5
+
+
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_no_playout_wins_more_cards_than_can_still_be_won(players):
-    """Random play that favours Envoys and gifts (so hands go uneven): from every round start,
-    the cards all seats win later are at most `cards_reachable`, and the cards left in hands
-    at the end at least `cards_stuck`."""
+    """Random play that favours Envoys (so hands go uneven): from every round start, the cards
+    all seats win later are at most `cards_reachable`, those each seat wins at most its
+    `cards_reachable_by`, and the cards left in hands at the end at least `cards_stuck`."""
     game = DevilsThrone(players)
     rng = random.Random(100 + players)
-    uneven = 0
+    uneven = out_of_reach = 0
     for seed in range(80):
         state = game.initial_state(game.deal_from_seed(seed))
         starts = []
         while not game.is_over(state):
             if state.phase == SELECT:
-                starts.append((sum(state.tricks), game.cards_reachable(state), game.rules.cards_stuck(state)))
+                starts.append((state.tricks, game.cards_reachable(state), game.rules.cards_stuck(state),
+                               [game.cards_reachable_by(state, seat) for seat in range(players)]))
             seats = game.acting_players(state)
             joint = []
             for seat in seats:
@@ -352,11 +367,14 @@ def test_no_playout_wins_more_cards_than_can_still_be_won(players):
                 joint.append(rng.choice(aces if state.phase == ENVOY and aces and rng.random() < 0.8 else actions))
             state = game.apply_joint(state, tuple(joint))
         left_in_hands = sum(map(len, state.hands))
-        for won_before, reachable, stuck in starts:
-            assert sum(state.tricks) - won_before <= reachable
+        for won_before, reachable, stuck, each in starts:
+            assert sum(state.tricks) - sum(won_before) <= reachable
             assert left_in_hands >= stuck
+            for seat in range(players):
+                assert state.tricks[seat] - won_before[seat] <= each[seat]
             uneven += stuck > 0
-    assert uneven  # the bound was tested where it bites
+            out_of_reach += min(each) < reachable
+    assert uneven and out_of_reach  # both bounds were tested where they bite
 
 
 # ----- texts and keys ---------------------------------------------------------------------
