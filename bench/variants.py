@@ -2,10 +2,11 @@
 
 For every shipped catalogue of a variant of GAME (data/catalogue/GAME.VARIANT.jsonl with the
 files that answered its seeds again) and the standard game's catalogue on the same seeds,
-prints one row each: won / lost / undecided, the win rate with its Wilson 95 % interval
-(undecided counted lost at the low end, won at the high end), the median proven optimal
-score, the median and p99 solve time, and how many seeds change verdict against the
-standard game (won there and lost here, lost there and won here), with a few of them.
+prints one row each: the question its catalogue asked (the optimum, or only whether a deal
+can be won: its solve times then measure that), won / lost / undecided, the win rate with its
+Wilson 95 % interval (undecided counted lost at the low end, won at the high end), the median
+proven optimal score, the median and p99 solve time, and how many seeds change verdict
+against the standard game (won there and lost here, lost there and won here), with a few.
 
 `--why N` explains the first N seeds that change verdict each way, for each variant: the
 winning line of the side that wins (found by the solver and replayed through its rules) is
@@ -47,9 +48,9 @@ def main() -> None:
     seeds = sorted(set.intersection(*(set(book.rows) for book in books.values()))) if books else []
     print(f"{args.game}: seeds {seeds[0]}-{seeds[-1]} ({len(seeds):,}), shipped catalogues" if seeds
           else f"{args.game}: no variant catalogue shipped")
-    print("| variant | won / lost / undecided | win rate (Wilson 95 %) | median optimum | median s | p99 s "
-          "| won -> lost | lost -> won |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("| variant | question | won / lost / undecided | win rate (Wilson 95 %) | median optimum | median s "
+          "| p99 s | won -> lost | lost -> won |")
+    print("|---|---|---|---|---|---|---|---|---|")
     print(row("standard", standard, seeds, None))
     for name, book in books.items():
         print(row(name, book, seeds, standard))
@@ -77,7 +78,8 @@ def row(name: str, book: catalogue.Catalogue, seeds: list[int], standard: catalo
                      and book.rows[seed]["outcome"] == after]
             shown = ", ".join(map(str, moved[:EXAMPLES])) + (", ..." if len(moved) > EXAMPLES else "")
             changes[column] = f"{len(moved)}" + (f" ({shown})" if moved else "")
-    return (f"| {name} | {won} / {lost} / {undecided} | {won / len(rows):.1%} [{low:.1%}, {high:.1%}] | "
+    question = "optimum" if book.header["mode"] == "optimal" else "can it be won"
+    return (f"| {name} | {question} | {won} / {lost} / {undecided} | {won / len(rows):.1%} [{low:.1%}, {high:.1%}] | "
             f"{median(scores) if scores else '-'} | {median(seconds):.3f} | {percentile(seconds, 0.99):.2f} | "
             f"{changes[0]} | {changes[1]} |")
 
