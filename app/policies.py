@@ -108,6 +108,11 @@ def greedy_move(game: Game, state: Any, rng: random.Random) -> Any:
     return game.greedy_move(state)
 
 
+#: A deal whose positions repeat can be played forever; a policy that has not ended it after
+#: this many decisions has stalled (a deal played with sense ends within a few hundred).
+MAX_DECISIONS = 500
+
+
 @dataclass
 class PlayedDeal:
     seed: int
@@ -115,14 +120,18 @@ class PlayedDeal:
     score: int
     decisions: int      # positions where the policy chose among two moves or more
     seconds: float      # CPU time spent choosing
+    stalled: bool = False  # stopped after MAX_DECISIONS without an end: not won, score 0
 
 
-def play_deal(game: Game, seed: int, choose: Policy, rng_seed: int = 0) -> PlayedDeal:
-    """One deal from its seed to its end, every move chosen by `choose`."""
+def play_deal(game: Game, seed: int, choose: Policy, rng_seed: int = 0,
+              max_decisions: int = MAX_DECISIONS) -> PlayedDeal:
+    """One deal from its seed to its end, every move chosen by `choose` (or until it stalls)."""
     rng = random.Random(rng_seed * 1_000_003 + seed)
     state = game.initial_state(game.deal_from_seed(seed))
     decisions, seconds = 0, 0.0
     while game.outcome(state) is None:
+        if decisions >= max_decisions:
+            return PlayedDeal(seed, False, 0, decisions, seconds, stalled=True)
         moves = game.legal_moves(state)
         if len(moves) == 1:
             move = moves[0]
@@ -151,8 +160,10 @@ class PolicyReport:
         decisions = sum(deal.decisions for deal in self.deals)
         per_decision = sum(deal.seconds for deal in self.deals) / max(decisions, 1)
         mean = sum(deal.score for deal in self.deals) / max(count, 1)
+        stalled = sum(deal.stalled for deal in self.deals)
         return (f"{self.name:<12} {self.wins:5d}/{count:<5d} won {self.wins / max(count, 1):7.2%} "
-                f"[{low:.2%}, {high:.2%}]  mean score {mean:6.2f}  {per_decision * 1000:8.2f} ms CPU/decision")
+                f"[{low:.2%}, {high:.2%}]  mean score {mean:6.2f}  {per_decision * 1000:8.2f} ms CPU/decision"
+                + (f"  ({stalled} stalled after {MAX_DECISIONS} decisions)" if stalled else ""))
 
     def row(self) -> dict:
         """The figures as data: wins, deals, Wilson interval, mean score, CPU per decision."""
@@ -161,7 +172,7 @@ class PolicyReport:
         decisions = sum(deal.decisions for deal in self.deals)
         return {"policy": self.name, "wins": self.wins, "deals": count, "win_rate": self.wins / max(count, 1),
                 "low": low, "high": high, "mean_score": sum(deal.score for deal in self.deals) / max(count, 1),
-                "decisions": decisions,
+                "decisions": decisions, "stalled": sum(deal.stalled for deal in self.deals),
                 "cpu_per_decision": sum(deal.seconds for deal in self.deals) / max(decisions, 1)}
 
 

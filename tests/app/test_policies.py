@@ -135,3 +135,14 @@ def test_the_fair_policy_asks_for_the_optimum_only_where_wins_score_differently(
     assert sample_question(kings) == "winnable"  # repeating positions: an optimum costs far more
     assert sample_budget(adaman) == sample_budget(royal) == FAIR_SAMPLE_BUDGET
     assert sample_budget(kings) is None  # the fair hint's own budget for repeating games
+
+
+def test_a_deal_that_a_policy_never_ends_stops_as_stalled_and_not_won():
+    """King's Reign's positions repeat: a policy that only passes never ends a deal."""
+    kings = make_game("kings-reign")
+
+    def first_move(game, state, rng):
+        return game.legal_moves(state)[0]
+
+    deal = play_deal(kings, 0, first_move, max_decisions=30)
+    assert deal.stalled and not deal.won and deal.score == 0 and deal.decisions == 30
