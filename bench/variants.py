@@ -86,10 +86,9 @@ def row(name: str, book: catalogue.Catalogue, seeds: list[int], standard: catalo
 
 def why(name: str, variants: list[str], seed: int, won_in_variant: bool) -> list[str]:
     """The winning side's line for `seed`, replayed through the other side's rules."""
-    standard, varied = make_game(name), make_game(name, variants)
-    winner, other = (varied, standard) if won_in_variant else (standard, varied)
-    label = {id(standard): "the standard game", id(varied): ",".join(variants)}
-    title = f"seed {seed}: won in {label[id(winner)]}, lost in {label[id(other)]}"
+    sides = [(make_game(name), "the standard game"), (make_game(name, variants), ",".join(variants))]
+    (winner, winner_name), (other, other_name) = sides[::-1] if won_in_variant else sides
+    title = f"seed {seed}: won in {winner_name}, lost in {other_name}"
     deal = winner.deal_from_seed(seed)
     if winner.format_deal(deal) != other.format_deal(other.deal_from_seed(seed)):
         return [title, "  the two deal this seed differently: no line is common to both"]
@@ -100,7 +99,7 @@ def why(name: str, variants: list[str], seed: int, won_in_variant: bool) -> list
     check_claim(winner, start, result.line, True, result.line_score)
     text = winner.format_line(start, result.line)
     return [title, f"  winning line ({len(result.line)} moves, replayed): {text}",
-            f"  in {label[id(other)]}: {replayed_elsewhere(other, other.initial_state(deal), text)}"]
+            f"  in {other_name}: {replayed_elsewhere(other, other.initial_state(deal), text)}"]
 
 
 def replayed_elsewhere(game: Game, state, text: str) -> str:

@@ -527,9 +527,14 @@ class SimultaneousGame(Game):
         the cards in play, less any the game knows can never be won."""
         return self.cards_in_play(state)
 
+    def cards_out_of_reach(self, state: State, seat: int) -> int:
+        """Of the cards that can still be won, how many `seat` can never win (a sound count)."""
+        return 0
+
     def cards_reachable_by(self, state: State, seat: int) -> int:
-        """The most `seat`'s score can still gain (a sound bound): at most `cards_reachable`."""
-        return self.cards_reachable(state)
+        """The most `seat`'s score can still gain: the cards that can still be won less those
+        out of its reach."""
+        return self.cards_reachable(state) - self.cards_out_of_reach(state, seat)
 
     def order_actions(self, state: State, seat: int, actions: list[Any]) -> list[Any]:
         """The order in which a search tries a seat's actions (likely best first)."""

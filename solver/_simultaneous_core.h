@@ -492,57 +492,58 @@ static inline int table_key(const Solver *q, const Start *s, const int won[MAXP]
     return least;
 }
 
-static double ab_start(Solver *q, const Start *s, const int won[MAXP], double alpha, double beta) {
-    if (q->aborted) return 0;
-    Key key;
+/* Round start s's table key, the offset of its stored values, and its floor and ceiling:
+ * the static bounds (the others may win every card that can still be won, P all but those
+ * out of its reach) narrowed by its table entry (`count_hit`: counted as a table hit). */
+static int start_bounds(Solver *q, const Start *s, const int won[MAXP], int count_hit, Key *key, double *floor,
+                        double *ceiling) {
     int spare = cards_reachable(&q->game, s);
-    int offset = table_key(q, s, won, spare, &key);
-    double floor = q->margin ? offset - spare : offset, ceiling = offset + spare - cards_out_of_reach(&q->game, s, q->p);
-    Slot *slot = table_slot(q, &key);
+    int offset = table_key(q, s, won, spare, key);
+    *floor = q->margin ? offset - spare : offset;
+    *ceiling = offset + spare - cards_out_of_reach(&q->game, s, q->p);
+    Slot *slot = table_slot(q, key);
     if (slot) {
-        q->hits++;
-        if (slot->u.bounds[0] + offset > floor) floor = slot->u.bounds[0] + offset;
-        if (slot->u.bounds[1] + offset < ceiling) ceiling = slot->u.bounds[1] + offset;
+        if (count_hit) q->hits++;
+        if (slot->u.bounds[0] + offset > *floor) *floor = slot->u.bounds[0] + offset;
+        if (slot->u.bounds[1] + offset < *ceiling) *ceiling = slot->u.bounds[1] + offset;
     }
-    if (floor >= beta || floor == ceiling) return floor;
-    if (ceiling <= alpha) return ceiling;
-    double low = alpha > floor ? alpha : floor, high = beta < ceiling ? beta : ceiling;
+    return offset;
+}
+
+/* Round start s searched within (low, high); what its value proves joins the table entry. */
+static double expand_start(Solver *q, const Start *s, const int won[MAXP], const Key *key, int offset, double floor,
+                           double ceiling, double low, double high, int root) {
     if (!count_start(q)) return 0;
     Node node;
     open_round(&q->game, s, &node);
-    double value = ab_node(q, &node, won, low, high, 0);
+    double value = ab_node(q, &node, won, low, high, root);
     if (q->aborted) return 0;
     if (value <= low) { if (value < ceiling) ceiling = value; }
     else if (value >= high) { if (value > floor) floor = value; }
     else floor = ceiling = value;
-    table_store2(q, &key, floor - offset, ceiling - offset);
+    table_store2(q, key, floor - offset, ceiling - offset);
     return value;
 }
 
+static double ab_start(Solver *q, const Start *s, const int won[MAXP], double alpha, double beta) {
+    if (q->aborted) return 0;
+    Key key;
+    double floor, ceiling;
+    int offset = start_bounds(q, s, won, 1, &key, &floor, &ceiling);
+    if (floor >= beta || floor == ceiling) return floor;
+    if (ceiling <= alpha) return ceiling;
+    double low = alpha > floor ? alpha : floor, high = beta < ceiling ? beta : ceiling;
+    return expand_start(q, s, won, &key, offset, floor, ceiling, low, high, 0);
+}
+
 /* The root: as ab_start, but always expanded (no table hit counted), so that it notes P's
- * option on the best line. */
+ * option on the best line; the driver's window lies inside the static bounds. */
 static double ab_root(Solver *q, const Start *s, const int won[MAXP], double alpha, double beta) {
     q->root_action = NO_ACTION;
     Key key;
-    int spare = cards_reachable(&q->game, s);
-    int offset = table_key(q, s, won, spare, &key);
-    double floor = q->margin ? offset - spare : offset, ceiling = offset + spare - cards_out_of_reach(&q->game, s, q->p);
-    Slot *slot = table_slot(q, &key);
-    if (slot) {
-        if (slot->u.bounds[0] + offset > floor) floor = slot->u.bounds[0] + offset;
-        if (slot->u.bounds[1] + offset < ceiling) ceiling = slot->u.bounds[1] + offset;
-    }
-    double low = alpha, high = beta;  /* the driver's window lies inside the static bounds */
-    if (!count_start(q)) return 0;
-    Node node;
-    open_round(&q->game, s, &node);
-    double value = ab_node(q, &node, won, low, high, 1);
-    if (q->aborted) return 0;
-    if (value <= low) { if (value < ceiling) ceiling = value; }
-    else if (value >= high) { if (value > floor) floor = value; }
-    else floor = ceiling = value;
-    table_store2(q, &key, floor - offset, ceiling - offset);
-    return value;
+    double floor, ceiling;
+    int offset = start_bounds(q, s, won, 0, &key, &floor, &ceiling);
+    return expand_start(q, s, won, &key, offset, floor, ceiling, alpha, beta, 1);
 }
 
 /* ----- Python interface ---------------------------------------------------------------- */

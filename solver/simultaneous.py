@@ -496,11 +496,14 @@ class _Paranoid(_Budgeted):
         return int(run.value)
 
     @staticmethod
-    def bounds_of(game: SimultaneousGame, state: Any, seat: int, payoff: str) -> tuple[int, int]:
-        """No line from `state` leaves the payoff outside these: P gains at most the cards it
-        can still win (`cards_reachable_by`), the others together at most every card that can
-        still be won."""
-        returns, spare, mine = game.returns(state), game.cards_reachable(state), game.cards_reachable_by(state, seat)
+    def bounds_of(game: SimultaneousGame, state: Any, seat: int, payoff: str,
+                  spare: int | None = None) -> tuple[int, int]:
+        """No line from `state` leaves the payoff outside these: the others together gain at
+        most every card that can still be won (`spare`, `cards_reachable`), P those less the
+        ones out of its reach."""
+        if spare is None:
+            spare = game.cards_reachable(state)
+        returns, mine = game.returns(state), spare - game.cards_out_of_reach(state, seat)
         if payoff == CARDS:
             return returns[seat], returns[seat] + mine
         lead = min(returns[seat] - r for s, r in enumerate(returns) if s != seat)
@@ -512,8 +515,9 @@ class _Paranoid(_Budgeted):
             return returns[self.seat]
         return min(returns[self.seat] - r for s, r in enumerate(returns) if s != self.seat)
 
-    def _table_key(self, state: Any) -> tuple[Any, int]:
-        """The key and the offset that turns a stored value-to-go into the state's value."""
+    def _table_key(self, state: Any, spare: int) -> tuple[Any, int]:
+        """The key and the offset that turns a stored value-to-go into the state's value
+        (`spare`: the cards that can still be won)."""
         returns = self.game.returns(state)
         if self.payoff == CARDS:
             return self.game.key(state), returns[self.seat]
@@ -521,13 +525,14 @@ class _Paranoid(_Budgeted):
         if len(leads) == 1:
             return self.game.key(state), leads[0]
         least = min(leads)
-        # a lead more than twice the cards in play above the least can never be the least
-        cap = 2 * self.game.cards_reachable(state) + 1
+        # a lead more than twice the cards that can still be won above the least can never be the least
+        cap = 2 * spare + 1
         return (self.game.key(state), tuple(min(lead - least, cap) for lead in leads)), least
 
     def _entry(self, state: Any, count_hit: bool) -> tuple[Any, int, float, float]:
-        key, offset = self._table_key(state)
-        floor, ceiling = self.bounds_of(self.game, state, self.seat, self.payoff)
+        spare = self.game.cards_reachable(state)
+        key, offset = self._table_key(state, spare)
+        floor, ceiling = self.bounds_of(self.game, state, self.seat, self.payoff, spare)
         entry = self.table.get(key)
         if entry is not None:
             if count_hit:

@@ -134,8 +134,8 @@ class DevilsThrone(SimultaneousGame):
     def cards_reachable(self, state: State) -> int:
         return self.rules.cards_reachable(state)
 
-    def cards_reachable_by(self, state: State, seat: int) -> int:
-        return self.rules.cards_reachable(state) - self.rules.cards_out_of_reach(state, seat)
+    def cards_out_of_reach(self, state: State, seat: int) -> int:
+        return self.rules.cards_out_of_reach(state, seat)
 
     def mode(self, state: State) -> int:
         """HIGH or LOW: this round's coin [R3]."""
