@@ -15,7 +15,9 @@ hint is instead the exact fair optimum (solver/expectimax.py): an expectimax ove
 comes next, with no sampling error and no strategy fusion; where its node budget or the
 time limit stops it, sampling takes over.
 
-The advice maximises the estimated chance of winning, then the mean score.  With at most one
+The advice maximises the estimated chance of winning, then the mean score; where positions
+repeat, the score shares its weight with how soon the sampled wins come, so that a move
+which gains nothing never ties with one that does.  With at most one
 unknown card every order gives the same state, so the fair hint is the clairvoyant one and
 says it is exact.  Given a seed (`random.Random(seed)`) and no time limit the hint is
 deterministic: budgets per sample and of the expectimax count states, not seconds.  A time
@@ -54,6 +56,10 @@ EXACT_HINT_SECONDS = 30.0
 #: A win is worth this much of a sample's reward; the rest is the score's share, so the
 #: bandit also separates moves that no sample wins.
 WIN_WEIGHT = 0.9
+#: Where positions repeat, this much of the score's share goes to how soon a sample's win
+#: comes (1 / (1 + moves to it)): there every move may win in every sample, and a move that
+#: gains nothing (a pass) would tie with one that gains, so the player went round in circles.
+QUICK_WEIGHT = 0.05
 
 
 @dataclass
@@ -67,6 +73,7 @@ class MoveEstimate:
     unknown: int = 0
     score_total: int = 0
     scores: list[int] = field(default_factory=list, repr=False)
+    quickness_total: float = 0.0           # sum over won samples of 1 / (1 + moves to the win)
     survived: int = 0                      # halving rounds this move came through
     exact_value: tuple[float, float] | None = None  # expectimax: (win chance, mean score)
 
@@ -89,9 +96,15 @@ class MoveEstimate:
             return self.exact_value[0], self.exact_value[0]
         return wilson_interval(self.wins, self.samples)
 
-    def reward(self, max_score: int) -> float:
-        """The mean reward of a sample in 0..1: mostly the win, a little the score."""
-        return WIN_WEIGHT * self.win_rate + (1 - WIN_WEIGHT) * self.mean_score / max(max_score, 1)
+    def reward(self, max_score: int, quick: bool = False) -> float:
+        """The mean reward of a sample in 0..1: mostly the win, a little the score, and with
+        `quick` (positions repeat) a little how soon the win comes."""
+        score_share = self.mean_score / max(max_score, 1)
+        if not quick:
+            return WIN_WEIGHT * self.win_rate + (1 - WIN_WEIGHT) * score_share
+        quickness = self.quickness_total / self.samples if self.samples else 0.0
+        return (WIN_WEIGHT * self.win_rate + (1 - WIN_WEIGHT - QUICK_WEIGHT) * score_share
+                + QUICK_WEIGHT * quickness)
 
     def rank(self) -> tuple[float, float, int]:
         return self.win_rate, self.mean_score, self.samples
@@ -210,7 +223,8 @@ def fair_hint(game: Game, visible: Any, samples: int = 200, per_sample_budget: B
     arms = [MoveEstimate(move, model.move_words(game, first, move)) for move in moves]
     sampler = _Worlds(game, model, visible, rng, first)
     pulls, stopped = _halving(game, arms, sampler, samples, per_sample_budget, mode, deadline, clock)
-    ranked = tuple(sorted(arms, key=lambda arm: (arm.survived, arm.reward(game.max_score), arm.samples),
+    quick = game.game_type.repeats
+    ranked = tuple(sorted(arms, key=lambda arm: (arm.survived, arm.reward(game.max_score, quick), arm.samples),
                           reverse=True))
     if not ranked[0].samples:  # the time limit came before any sample: the game's own order
         best = game.order_moves(first, moves)[0]
@@ -284,7 +298,8 @@ def _halving(game: Game, arms: list[MoveEstimate], worlds: _Worlds, samples: int
                 pulls += 1
         if len(alive) == 1 or pulls >= cap:
             break  # one move left, or the samples are spent (maybe mid-round)
-        alive.sort(key=lambda arm: arm.reward(game.max_score), reverse=True)  # stable: ties keep order
+        quick = game.game_type.repeats
+        alive.sort(key=lambda arm: arm.reward(game.max_score, quick), reverse=True)  # stable: ties keep order
         alive = alive[:math.ceil(len(alive) / 2)]
         for arm in alive:
             arm.survived += 1
@@ -304,7 +319,7 @@ def _sample(game: Game, world: Any, arm: MoveEstimate, budget: Budget, mode: str
     child = game.apply(world, arm.move)
     outcome = game.outcome(child)
     if outcome is not None:
-        won, unknown, score = outcome.won, False, outcome.score
+        won, unknown, score, moves_to_end = outcome.won, False, outcome.score, 0
     else:
         result = analyse(game, child, mode, budget)
         won = result.verdict == Verdict.WON
@@ -312,8 +327,11 @@ def _sample(game: Game, world: Any, arm: MoveEstimate, budget: Budget, mode: str
         score = result.score if result.score is not None else result.line_score or 0
         if mode == "winnable":
             score = result.line_score if won and result.line_score is not None else 0
+        moves_to_end = len(result.line)
     arm.samples += 1
     arm.wins += won
     arm.unknown += unknown
     arm.score_total += score
     arm.scores.append(score)
+    if won:
+        arm.quickness_total += 1 / (1 + moves_to_end)

@@ -146,3 +146,11 @@ def test_a_deal_that_a_policy_never_ends_stops_as_stalled_and_not_won():
 
     deal = play_deal(kings, 0, first_move, max_decisions=30)
     assert deal.stalled and not deal.won and deal.score == 0 and deal.decisions == 30
+
+
+def test_the_fair_policy_ends_a_kings_reign_deal():
+    """Every move wins in every sample there; preferring the sooner win makes progress (it
+    used to pass for ever)."""
+    kings = make_game("kings-reign")
+    deal = play_deal(kings, 0, policy("fair", 30), max_decisions=200)
+    assert not deal.stalled and deal.decisions < 200

@@ -165,3 +165,22 @@ def test_halving_keeps_the_better_half_on_common_worlds():
     assert sum(e.survived > 0 for e in hint.estimates) == (moves + 1) // 2
     # common worlds: moves sampled as often were valued on the very same worlds
     assert len({e.samples for e in hint.estimates if e.survived == 0}) == 1
+
+
+def test_where_positions_repeat_the_sooner_win_ranks_first_at_equal_chances():
+    from solver.fair import MoveEstimate
+
+    slow = MoveEstimate("pass", "pass", samples=4, wins=4, score_total=80, quickness_total=4 / 101)
+    soon = MoveEstimate("step", "step", samples=4, wins=4, score_total=80, quickness_total=4 / 11)
+    assert soon.reward(85, quick=True) > slow.reward(85, quick=True)
+    assert soon.reward(85) == slow.reward(85)  # elsewhere only the chance and the score count
+    losing = MoveEstimate("lose", "lose", samples=4, wins=3, score_total=80, quickness_total=3.0)
+    assert slow.reward(85, quick=True) > losing.reward(85, quick=True)  # the chance comes first
+
+
+def test_samples_count_how_soon_their_wins_come():
+    kings = make_game("kings-reign")
+    state = kings.initial_state(kings.deal_from_seed(0))
+    hint = fair_hint_for_state(kings, state, samples=20, rng=random.Random(1))
+    for estimate in hint.estimates:
+        assert 0 < estimate.quickness_total <= estimate.wins / 2 or estimate.wins == 0
