@@ -208,7 +208,7 @@ def hint(game, seed, deal_text, variants, players, suits, time_limit, max_states
 @click.option("--moves", default="", help="Start after these moves, separated by ';'.")
 @click.option("--plain", is_flag=True,
               help="No full screen: one line per position, moves (or u, r, h, f, v, m, q) read from standard input."
-                   " Devil's Throne is always played this way (actions, or q).")
+                   " Devil's Throne is always played this way (actions, or h, u, ?, q).")
 @click.option("--samples", type=click.IntRange(min=1), default=200, show_default=True,
               help="Fair hints: solved samples per hint.")
 @click.option("--random-seed", type=int, default=0, show_default=True,

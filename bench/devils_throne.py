@@ -4,6 +4,7 @@
     python bench/devils_throne.py --seeds 0-19 --players 3 --questions q1,q2,q3 --time-limit 20
     python bench/devils_throne.py --players 3 --seat all --time-limit 60
     python bench/devils_throne.py --suits C,S --seeds 0-99 --time-limit 600
+    python bench/devils_throne.py --growth --players 3 --cards 2-7 --time-limit 60
 
 Each question has its own budget (solver/simultaneous.py); an undecided one prints its
 interval and what each end rests on.  Seconds are wall-clock per question; each deal's CPU
@@ -12,6 +13,11 @@ seconds a deal.  The summary counts the questions decided within 10 s, 60 s and 
 those the limit allows).  With two players it gives the Q4 distribution (seat P's card
 margin in mixed strategies) and how often seat 1 is favoured; with `--seat all`, each seat's
 and suit's mean decided Q2 and Q3 cards.
+
+`--growth` measures how the cost grows instead: for each k of `--cards`, the states and
+CPU seconds each question needs from round starts with k cards in the smallest hand, near
+the end of `--endings` random deals played at random (games.devils_throne.game.late_round_start,
+seeds 100, 101, ...).
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games import make_game  # noqa: E402
+from games.devils_throne.game import late_round_start  # noqa: E402
 from solver.analysis import SeatQuestions, analyse  # noqa: E402
 from solver.search import Budget  # noqa: E402
 from solver.simultaneous import QUESTIONS, Answer  # noqa: E402
@@ -41,6 +48,9 @@ def main(argv: list[str] | None = None) -> None:
         QUESTIONS if options.players == 2 else QUESTIONS[:3])
     seats = range(1, options.players + 1) if options.seat == "all" else [int(options.seat)]
     budget = Budget(time_limit=options.time_limit, max_states=options.max_states)
+    if options.growth:
+        _growth(game, questions, budget, _seeds(options.cards), options.endings, options.engine)
+        return
     rows: dict[str, list[Answer]] = {q: [] for q in questions}
     by_seat: dict[int, list] = {seat: [] for seat in seats}
     deal_cpu = []
@@ -75,6 +85,25 @@ def main(argv: list[str] | None = None) -> None:
         _q4_summary(rows["q4"], int(options.seat) if options.seat != "all" else 1)
     if len(seats) > 1:
         _seat_summary(game, by_seat)
+
+
+def _growth(game, questions: tuple[str, ...], budget: Budget, cards: list[int], endings: int, engine: str) -> None:
+    """States and CPU seconds to decide each question (seat 1) from round starts k cards before
+    the end, the median over `endings` positions, k by k."""
+    print(f"devils-throne {game.variant}: states to decide each question from round starts with k cards"
+          f" in the smallest hand, {endings} endings each, {budget.time_limit:g} s a question")
+    for k in cards:
+        positions = [late_round_start(game, 100 + index, k) for index in range(endings)]
+        for question in questions:
+            states, seconds, decided = [], [], 0
+            for state in positions:
+                cpu = time.process_time()
+                answer = analyse(game, state, SeatQuestions(0, (question,)), budget, engine).answers[question]
+                seconds.append(time.process_time() - cpu)
+                states.append(answer.stats.states)
+                decided += answer.decided
+            print(f"n={len(game.suits)} k={k} {question}: decided {decided}/{endings}, median states"
+                  f" {statistics.median(states):.0f}, median cpu {statistics.median(seconds):.2f} s", flush=True)
 
 
 def _reasons(answer: Answer) -> str:
@@ -139,6 +168,10 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--questions", default="", help="e.g. q2,q4 (default all the player count allows)")
     parser.add_argument("--time-limit", type=float, default=5.0, help="seconds a question")
     parser.add_argument("--max-states", type=int, default=None, help="round starts a question")
+    parser.add_argument("--growth", action="store_true",
+                        help="how the cost grows: each question from round starts near the end (--cards)")
+    parser.add_argument("--cards", default="2-5", help="--growth: cards in the smallest hand, e.g. 2-7")
+    parser.add_argument("--endings", type=int, default=3, help="--growth: positions for each k")
     parser.add_argument("--engine", default="auto", choices=("auto", "python", "compiled"),
                         help="compiled: games/devils_throne/_core; auto: it where built")
     return parser

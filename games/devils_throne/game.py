@@ -7,12 +7,13 @@ the compiled searches compiled.py's.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Hashable, Mapping, Sequence
+import random
+from collections.abc import Callable, Hashable, Mapping, Sequence
 
 from games.base import LOST, WON, GameType, MoveError, Outcome, SimultaneousGame, Termination, VariantError
 from games.devils_throne import compiled, notation
 from games.devils_throne.cards import DEFAULT_SUITS, HIGH, parse_suit
-from games.devils_throne.rules import OVER, SELECT, Deal, Rules, State, deal_from_seed
+from games.devils_throne.rules import ENVOY, OVER, PASS, SELECT, Deal, Rules, State, deal_from_seed
 
 
 class DevilsThrone(SimultaneousGame):
@@ -241,6 +242,26 @@ class DevilsThrone(SimultaneousGame):
         `greedy_action_against` (P against every other seat, the others against P): a
         one-sided search."""
         return compiled.paranoid_values(self.rules, state, seat, question, margin, fixed)
+
+
+def late_round_start(game: DevilsThrone, seed: int, cards_left: int, envoys: bool = False,
+                     accept: Callable[[State], bool] = lambda state: True) -> State:
+    """A round start near the end of a deal: seeded random deals played by random joint
+    actions until the smallest hand holds at most `cards_left` cards, the first such start
+    (game not over) that `accept` takes.  `envoys`: an Envoy is played whenever one may, so
+    that hands end uneven.  For the tests and for measuring how a search's cost grows."""
+    rng = random.Random(seed)
+    while True:
+        state = game.initial_state(game.deal_from_seed(rng.randrange(10**6)))
+        while not game.is_over(state) and (state.phase != SELECT or min(map(len, state.hands)) > cards_left):
+            joint = []
+            for seat in game.acting_players(state):
+                actions = game.legal_actions(state, seat)
+                aces = [action for action in actions if action != PASS] if envoys and state.phase == ENVOY else []
+                joint.append(rng.choice(aces or actions))
+            state = game.apply_joint(state, tuple(joint))
+        if not game.is_over(state) and accept(state):
+            return state
 
 
 def _seat_list(seats: Sequence[int]) -> str:
