@@ -49,3 +49,15 @@ def test_variants_script_explains_a_changed_verdict_by_where_the_winning_line_fa
     assert title == "seed 3: won in the standard game, lost in joker_dies"
     assert line.startswith("  winning line (") and "replayed" in line
     assert re.match(r"  in joker_dies: move \d+ \('J\([CDHS]\)'\): no Joker is AVAILABLE", elsewhere)
+
+
+def test_devils_throne_growth_decides_each_question_from_endings_near_the_end():
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "devils_throne.py"), "--growth", "--players", "3", "--cards", "2-3",
+         "--endings", "2", "--time-limit", "30"],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    rows = done.stdout.splitlines()[1:]
+    assert [row.split(":")[0] for row in rows] == [f"n=3 k={k} {q}" for k in (2, 3) for q in ("q1", "q2", "q3")]
+    assert all(": decided 2/2, median states " in row for row in rows)
