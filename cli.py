@@ -126,9 +126,10 @@ def show(game, seed, deal_text, variants, players, suits, moves, reveal, as_json
 @deal_options
 @search_options
 @click.option("--winnable-only", is_flag=True, help="Stop at the first win; no optimal score.")
-@click.option("--question", "questions", multiple=True, type=click.Choice(["q1", "q2", "q3", "q4"]),
+@click.option("--question", "questions", multiple=True, type=click.Choice(["q1", "q2", "q3", "q4", "q5"]),
               help="Devil's Throne's open-deal questions: q1 everyone helps P, q2 the others against P, P first, "
-                   "q3 the same, P last, q4 the mixed-strategy value (two players) [default: all that apply].")
+                   "q3 the same, P last, q4 the mixed-strategy value (two players), q5 the others as one "
+                   "coalition in mixed strategies (three or more; Python engine) [default: q1-q3, and q4 for two].")
 @click.option("--seat", type=click.IntRange(min=1, max=4), default=1, show_default=True,
               help="Devil's Throne: the seat P the questions are asked for.")
 def solve_command(game, seed, deal_text, variants, players, suits, time_limit, max_states, max_table, max_memory,

@@ -169,7 +169,8 @@ def _source(report: dict) -> str:
 # ----- the open-deal questions of a simultaneous-move game -----------------------------------
 
 QUESTION_NAMES = {"q1": "Q1 optimistic (everyone helps P)", "q2": "Q2 paranoid, P commits first",
-                  "q3": "Q3 paranoid, P commits last", "q4": "Q4 mixed-strategy value (zero-sum, two players)"}
+                  "q3": "Q3 paranoid, P commits last", "q4": "Q4 mixed-strategy value (zero-sum, two players)",
+                  "q5": "Q5 the others as one coalition, mixed strategies"}
 WIN_WORDS = {"sole": "wins alone", "shared": "shares the win", "no": "cannot win"}
 
 
@@ -197,7 +198,7 @@ def format_seat_report(report: dict) -> list[str]:
     for question, answer in report["answers"].items():
         lines.append(QUESTION_NAMES[question] + ":")
         if answer["decided"]:
-            cards = "" if answer["cards"] is None else f"{answer['cards']} cards, "
+            cards = "" if answer["cards"] is None else f"{answer['cards']:g} cards, "
             wins = f"; P {WIN_WORDS[answer['wins']]}" if answer["wins"] else ""
             lines.append(f"  {cards}margin {answer['margin']:+g}{wins}")
         else:
@@ -210,7 +211,8 @@ def format_seat_report(report: dict) -> list[str]:
                 lines += _bound_reasons(answer, "cards", "    ")
         if answer["best_action"]:
             lines.append(f"  P's first move: {answer['best_action']}")
-        for who, mix in (("P", answer["strategy"]), ("opponent", answer["opponent_strategy"])):
+        others = "opponent" if report["players"] == 2 else "the others together"
+        for who, mix in (("P", answer["strategy"]), (others, answer["opponent_strategy"])):
             if mix:
                 lines.append(f"  {who} plays: " + ", ".join(f"{move} {share:.2f}" for move, share in mix.items()))
         lines.append(f"  {answer['states']:,} states, {answer['seconds']:.2f} s")

@@ -35,7 +35,7 @@ from games import make_game  # noqa: E402
 from games.devils_throne.game import late_round_start  # noqa: E402
 from solver.analysis import SeatQuestions, analyse  # noqa: E402
 from solver.search import Budget  # noqa: E402
-from solver.simultaneous import QUESTIONS, Answer  # noqa: E402
+from solver.simultaneous import Answer, default_questions  # noqa: E402
 
 THRESHOLDS = (10, 60, 600)
 
@@ -44,8 +44,7 @@ def main(argv: list[str] | None = None) -> None:
     options = _parser().parse_args(argv)
     variants = [f"players={options.players}"] + ([f"suits={options.suits}"] if options.suits else [])
     game = make_game("devils-throne", variants)
-    questions = tuple(options.questions.split(",")) if options.questions else (
-        QUESTIONS if options.players == 2 else QUESTIONS[:3])
+    questions = tuple(options.questions.split(",")) if options.questions else default_questions(options.players)
     seats = range(1, options.players + 1) if options.seat == "all" else [int(options.seat)]
     budget = Budget(time_limit=options.time_limit, max_states=options.max_states)
     if options.growth:
@@ -165,7 +164,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
     parser.add_argument("--suits", default="", help="one suit a seat, e.g. C,S (default D,H,S,C)")
     parser.add_argument("--seat", default="1", help="seat P, 1-based, or all")
-    parser.add_argument("--questions", default="", help="e.g. q2,q4 (default all the player count allows)")
+    parser.add_argument("--questions", default="",
+                        help="e.g. q2,q4 (default Q1-Q3, and Q4 for two players; Q5 only when named)")
     parser.add_argument("--time-limit", type=float, default=5.0, help="seconds a question")
     parser.add_argument("--max-states", type=int, default=None, help="round starts a question")
     parser.add_argument("--growth", action="store_true",

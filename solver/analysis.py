@@ -34,7 +34,7 @@ FAMILY_ENGINES: dict[str, dict[str, str]] = {
 
 @dataclass(frozen=True)
 class SeatQuestions:
-    """What a simultaneous-move game is asked: the open-deal questions (q1-q4 of Devil's
+    """What a simultaneous-move game is asked: the open-deal questions (q1-q5 of Devil's
     Throne's §8) for one seat, 0-based; no questions: every one that applies at this table."""
 
     seat: int = 0
@@ -94,7 +94,4 @@ def _analyse_seat(game: Game, state: Any, question: Question, budget: Budget, en
     unknown = [name for name in question.questions if name not in QUESTIONS]
     if unknown:
         raise UsurperError(f"unknown question {unknown[0]!r} (known: {', '.join(QUESTIONS)})")
-    if "q4" in question.questions and players != 2:
-        raise UsurperError(f"Q4 (mixed strategies) is defined for two players, not {players}")
-    asked = question.questions or tuple(name for name in QUESTIONS if name != "q4" or players == 2)
-    return analyse_simultaneous(game, state, question.seat, asked, budget, engine)
+    return analyse_simultaneous(game, state, question.seat, question.questions or None, budget, engine)

@@ -66,7 +66,9 @@ from games.base import (
 )
 from solver.search import Budget, BudgetExceeded, notice_once, state_budget_text
 
-QUESTIONS = ("q1", "q2", "q3", "q4")
+QUESTIONS = ("q1", "q2", "q3", "q4", "q5")
+#: The questions answered in mixed strategies (the others are pure max/min trees).
+MIXED = ("q4", "q5")
 ENGINES = ("auto", "python", "compiled")
 CARDS, MARGIN = "cards", "margin"
 CHECK_EVERY = 256
@@ -120,7 +122,7 @@ class Answer:
     def wins(self) -> str | None:
         """Q1-Q3: 'sole', 'shared' or 'no' where the margin's bounds decide it, else None."""
         low, high = self.margin_bounds
-        if self.question == "q4":
+        if self.question in MIXED:
             return None
         if low > 0:
             return "sole"
@@ -133,10 +135,10 @@ class Answer:
     @property
     def verdict(self) -> Verdict:
         """Q1-Q3: WON when P wins (alone or shared) under the question's model, LOST when it
-        cannot, UNDECIDED while the bounds straddle 0.  Q4: by the sign of the value (who is
-        favoured, not a guarantee), UNDECIDED at exactly 0 or while unproved."""
+        cannot, UNDECIDED while the bounds straddle 0.  Q4, Q5: by the sign of the value (who
+        is favoured, not a guarantee), UNDECIDED at exactly 0 or while unproved."""
         low, high = self.margin_bounds
-        if self.question == "q4":
+        if self.question in MIXED:
             return WON if low > EPSILON else LOST if high < -EPSILON else UNDECIDED
         return WON if low >= 0 else LOST if high < 0 else UNDECIDED
 
@@ -163,14 +165,21 @@ def check_simultaneous(game: Game) -> None:
                               " deterministic simultaneous-move game without repeating positions")
 
 
-def analyse(game: Game, state: Any, seat: int = 0, questions: Sequence[str] = QUESTIONS,
+def default_questions(players: int) -> tuple[str, ...]:
+    """What is asked when no question is named: Q1-Q3, and Q4 for two players (Q5, the
+    coalition in mixed strategies, only when asked: it is searched in Python alone)."""
+    return ("q1", "q2", "q3", "q4") if players == 2 else ("q1", "q2", "q3")
+
+
+def analyse(game: Game, state: Any, seat: int = 0, questions: Sequence[str] | None = None,
             budget: Budget = Budget(), engine: str = "auto") -> Analysis:
-    """Answer `questions` (q1-q4) for seat P = `seat` from `state`; each question has the whole
-    budget (its two payoffs share it).  Q4 needs two players.  `engine`: "python", "compiled"
-    (Q4 values of round starts from the game's `compiled_q4` hook; EngineError without one)
-    or "auto" (compiled where the game offers it)."""
+    """Answer `questions` (q1-q5; None: `default_questions`) for seat P = `seat` from `state`;
+    each question has the whole budget (its two payoffs share it).  Q4 needs two players, Q5
+    three or more.  `engine`: "python", "compiled" (Q4 values of round starts from the game's
+    `compiled_q4` hook; EngineError without one) or "auto" (compiled where the game offers it)."""
     check_simultaneous(game)
     players = len(game.returns(state))
+    questions = default_questions(players) if questions is None else questions
     unknown = [q for q in questions if q not in QUESTIONS]
     if unknown:
         raise ValueError(f"unknown question {unknown[0]!r} (known: {', '.join(QUESTIONS)})")
@@ -178,12 +187,15 @@ def analyse(game: Game, state: Any, seat: int = 0, questions: Sequence[str] = QU
         raise ValueError(f"seat {seat + 1} is not in a {players}-player game")
     if "q4" in questions and players != 2:
         raise UnsupportedGame(f"Q4 (mixed strategies) is defined for two players, not {players}")
+    if "q5" in questions and players == 2:
+        raise UnsupportedGame("Q5 (the coalition in mixed strategies) is for three or more players;"
+                              " with two it is Q4")
     if engine not in ENGINES:
         raise EngineError(f"unknown engine {engine!r} (known: {', '.join(ENGINES)})")
     answers = {}
     for question in questions:
-        if question == "q4":
-            answers[question] = _answer_q4(game, state, seat, budget, engine)
+        if question in MIXED:
+            answers[question] = _answer_mixed(game, state, seat, question, budget, engine)
         else:
             answers[question] = _answer_paranoid(game, state, seat, question, budget, engine, answers)
     _tighten(answers)
@@ -196,7 +208,7 @@ def equilibrium(game: Game, state: Any, seat: int = 0, budget: Budget = Budget()
     check_simultaneous(game)
     if len(game.returns(state)) != 2:
         raise UnsupportedGame("mixed-strategy hints need two players")
-    return _answer_q4(game, state, seat, budget, engine)
+    return _answer_mixed(game, state, seat, "q4", budget, engine)
 
 
 def matrix_game(matrix: Sequence[Sequence[float]], strategies: bool = False,
@@ -635,44 +647,72 @@ class _Paranoid(_Budgeted):
 
 # ----- Q4: backward induction with a matrix game per simultaneous node ---------------------
 
-def _answer_q4(game: SimultaneousGame, state: Any, seat: int, budget: Budget, engine: str) -> Answer:
-    answer = Answer("q4", seat)
+def _answer_mixed(game: SimultaneousGame, state: Any, seat: int, question: str, budget: Budget,
+                  engine: str) -> Answer:
+    """Q4 (two players, the margin; the compiled round starts where offered) or Q5 (P
+    against the coalition of the others, each payoff, the cards with half the time): exact
+    values in mixed strategies, or the cheap bounds where the budget runs out."""
+    answer = Answer(question, seat)
     started = time.perf_counter()
     deadline = None if budget.time_limit is None else started + budget.time_limit
-    compiled = None
-    if engine != "python":
-        try:
-            compiled = game.compiled_q4(state, seat)
-        except CompiledMissing as exc:
-            _not_built(exc, engine)
-        if compiled is None and engine == "compiled":
-            raise EngineError(f"no compiled Q4 engine for {game.name} here (not built, or not two players)")
-    search = _Equilibrium(game, seat, budget, deadline, answer.stats, compiled)
+    compiled = _compiled_q4(game, state, seat, engine) if question == "q4" else None
     spare = game.cards_reachable(state)
-    lead = search.lead(state)
-    answer.margin_bounds = (lead - spare, lead + spare)
-    try:
-        value, mine, theirs = search.root(state)
-        answer.margin = value
-        answer.margin_bounds = (value, value)
-        answer.strategy, answer.opponent_strategy = mine, theirs
-    except BudgetExceeded as exc:
-        answer.exhausted = str(exc)
-    search.merge_compiled_stats()
+    for payoff in (MARGIN,) if question == "q4" else (CARDS, MARGIN):
+        payoff_deadline = deadline
+        if deadline is not None and payoff == CARDS:
+            payoff_deadline = started + budget.time_limit / 2
+        search = _Equilibrium(game, state, seat, budget, payoff_deadline, answer.stats, compiled, payoff)
+        lead = search.lead(state)
+        low_reason, high_reason = STATIC_LOW[payoff], STATIC_HIGH[payoff]
+        bounds = (lead, lead + spare) if payoff == CARDS else (lead - spare, lead + spare)
+        try:
+            value, mine, theirs = search.root(state)
+            value += 0.0  # never print -0
+            bounds, low_reason, high_reason = (value, value), "", ""
+            if payoff == MARGIN:
+                answer.margin, answer.strategy, answer.opponent_strategy = value, mine, theirs
+            else:
+                answer.cards = value
+        except BudgetExceeded as exc:
+            answer.exhausted = answer.exhausted or str(exc)
+        search.merge_compiled_stats()
+        if payoff == CARDS:
+            answer.cards_bounds, answer.cards_low_reason, answer.cards_high_reason = bounds, low_reason, high_reason
+        else:
+            answer.margin_bounds, answer.margin_low_reason, answer.margin_high_reason = bounds, low_reason, high_reason
     answer.stats.seconds = time.perf_counter() - started
     return answer
 
 
+def _compiled_q4(game: SimultaneousGame, state: Any, seat: int, engine: str) -> Any:
+    """The game's compiled Q4 values of round starts, None for the Python search."""
+    if engine == "python":
+        return None
+    compiled = None
+    try:
+        compiled = game.compiled_q4(state, seat)
+    except CompiledMissing as exc:
+        _not_built(exc, engine)
+    if compiled is None and engine == "compiled":
+        raise EngineError(f"no compiled Q4 engine for {game.name} here (not built, or not two players)")
+    return compiled
+
+
 class _Equilibrium(_Budgeted):
-    """Exact values of the two-player zero-sum game on c_P - c_O, table at round starts;
-    with a compiled engine, round starts are valued by it and this class only walks the
+    """Exact values of the zero-sum game of P against the coalition of every other seat (one
+    player choosing their joint action, so the others may correlate; with two players it is
+    the opponent) on P's margin or P's cards, in mixed strategies, table at round starts.
+    A payoff that adds up over rounds (the cards; the margin of two players) stores a
+    value-to-go; the margin of three or more seats is keyed with the differences c_P - c_Q.
+    With a compiled engine (Q4), round starts are valued by it and this class only walks the
     root's round (for the root mixes)."""
 
-    def __init__(self, game: SimultaneousGame, seat: int, budget: Budget, deadline: float | None, stats: Stats,
-                 compiled: Any = None):
+    def __init__(self, game: SimultaneousGame, state: Any, seat: int, budget: Budget, deadline: float | None,
+                 stats: Stats, compiled: Any = None, payoff: str = MARGIN):
         super().__init__(game, budget, deadline, stats)
-        self.seat = seat
-        self.other = 1 - seat
+        self.seat, self.payoff = seat, payoff
+        self.others = tuple(other for other in range(len(game.returns(state))) if other != seat)
+        self.adds_up = payoff == CARDS or len(self.others) == 1
         self.compiled = compiled
         self.compiled_run = None
 
@@ -700,29 +740,51 @@ class _Equilibrium(_Budgeted):
         return run.value
 
     def lead(self, state: Any) -> int:
+        """The payoff if the game ended now: P's cards, or P's lead over the best other seat."""
         returns = self.game.returns(state)
-        return returns[self.seat] - returns[self.other]
+        if self.payoff == CARDS:
+            return returns[self.seat]
+        return returns[self.seat] - max(returns[other] for other in self.others)
 
     def root(self, state: Any) -> tuple[float, dict[str, float] | None, dict[str, float] | None]:
-        """The value and, where the game is not over, each seat's mix over its own actions
-        here (a seat that does not act gets None)."""
+        """The value and, where the game is not over, P's mix over its own actions and the
+        coalition's over its joint actions here (None for a side that does not act)."""
         if self.game.is_over(state):
             return self.lead(state), None, None
-        acting = self.game.acting_players(state)
-        options = {seat: self.game.legal_actions(state, seat) for seat in acting}
-        rows = options.get(self.seat, [None])
-        columns = options.get(self.other, [None])
-        matrix = [[self._child(state, acting, {self.seat: r, self.other: c}) for c in columns] for r in rows]
+        acting, rows, columns = self._sides(state)
+        matrix = [[self._child(state, acting, row, column) for column in columns] for row in rows]
         value, x, y = matrix_game(matrix, strategies=True, stats=self.stats)
-        mine = self._mix(state, rows, x) if self.seat in acting else None
-        theirs = self._mix(state, columns, y) if self.other in acting else None
+        mine = self._mix([self.game.format_action(state, row) for row in rows], x) if self.seat in acting else None
+        theirs = None
+        if any(other in acting for other in self.others):
+            theirs = self._mix([self._joint_text(state, acting, column) for column in columns], y)
         return value, mine, theirs
 
-    def _mix(self, state, actions, weights) -> dict[str, float]:
-        return {self.game.format_action(state, a): w for a, w in zip(actions, weights) if w > EPSILON}
+    def _sides(self, state: Any) -> tuple[tuple[int, ...], list, list]:
+        """The acting seats, P's actions (rows; [None] if P does not act) and the coalition's
+        joint actions (columns, in seat order; [()] if none of them acts)."""
+        acting = self.game.acting_players(state)
+        rows = self.game.legal_actions(state, self.seat) if self.seat in acting else [None]
+        columns = list(itertools.product(*(self.game.legal_actions(state, other)
+                                           for other in self.others if other in acting)))
+        return acting, rows, columns
 
-    def _child(self, state, acting, choice) -> float:
-        return self._value(self.game.apply_joint(state, tuple(choice[s] for s in acting)))
+    def _joint_text(self, state: Any, acting: tuple[int, ...], column: tuple) -> str:
+        seats = [other for other in self.others if other in acting]
+        if len(seats) == 1:
+            return self.game.format_action(state, column[0])
+        return " + ".join(f"seat {other + 1} {self.game.format_action(state, action)}"
+                          for other, action in zip(seats, column))
+
+    @staticmethod
+    def _mix(texts: list[str], weights: list[float]) -> dict[str, float]:
+        return {text: weight for text, weight in zip(texts, weights) if weight > EPSILON}
+
+    def _child(self, state: Any, acting: tuple[int, ...], row: Any, column: tuple) -> float:
+        choice = dict(zip((other for other in self.others if other in acting), column))
+        if row is not None:
+            choice[self.seat] = row
+        return self._value(self.game.apply_joint(state, tuple(choice[seat] for seat in acting)))
 
     def _value(self, state: Any) -> float:
         self._tick()
@@ -732,7 +794,7 @@ class _Equilibrium(_Budgeted):
             return self._node(state)
         if self.compiled is not None:
             return self.lead(state) + self._compiled_value(state)
-        key, offset = self.game.key(state), self.lead(state)
+        key, offset = self._table_key(state)
         stored = self.table.get(key)
         if stored is not None:
             self.stats.table_hits += 1
@@ -742,15 +804,19 @@ class _Equilibrium(_Budgeted):
         self.table[key] = value - offset
         return value
 
+    def _table_key(self, state: Any) -> tuple[Any, float]:
+        """The key of a round start and what its stored value is relative to."""
+        if self.adds_up:
+            return self.game.key(state), self.lead(state)
+        returns = self.game.returns(state)
+        return (self.game.key(state), tuple(returns[self.seat] - returns[other] for other in self.others)), 0
+
     def _node(self, state: Any) -> float:
-        acting = self.game.acting_players(state)
-        if len(acting) == 1:
-            seat = acting[0]
-            values = [self._child(state, acting, {seat: a}) for a in self.game.legal_actions(state, seat)]
-            return max(values) if seat == self.seat else min(values)
-        rows = self.game.legal_actions(state, self.seat)
-        columns = self.game.legal_actions(state, self.other)
-        matrix = [[self._child(state, acting, {self.seat: r, self.other: c}) for c in columns] for r in rows]
+        acting, rows, columns = self._sides(state)
+        if rows == [None] or not any(other in acting for other in self.others):  # one side alone: max or min
+            values = [self._child(state, acting, row, column) for row in rows for column in columns]
+            return max(values) if self.seat in acting else min(values)
+        matrix = [[self._child(state, acting, row, column) for column in columns] for row in rows]
         return matrix_game(matrix, stats=self.stats)[0]
 
 
@@ -826,12 +892,12 @@ def _spread(weights: list[float], kept: list[int], size: int) -> list[float]:
 # ----- bounds shared between questions ----------------------------------------------------
 
 def _tighten(answers: dict[str, Answer]) -> None:
-    """Narrow undecided intervals by the questions' order: Q2 <= Q3 <= Q1 on each payoff and
-    Q2 <= Q4 <= Q3 on the margin (each a theorem of its model, spec §8); each end moved says
-    where it came from."""
+    """Narrow undecided intervals by the questions' order: Q2 <= Q5 <= Q3 <= Q1 on each payoff
+    and Q2 <= Q4 <= Q3 on the margin (each a theorem of its model, spec §8); each end moved
+    says where it came from."""
     for payoff in ("cards", "margin"):
         bounds = f"{payoff}_bounds"
-        chain = [q for q in ("q2", "q4", "q3", "q1") if q in answers and not (q == "q4" and payoff == "cards")]
+        chain = [q for q in ("q2", "q4", "q5", "q3", "q1") if q in answers and not (q == "q4" and payoff == "cards")]
         for lower, upper in itertools.combinations(chain, 2):
             low_l, high_l = getattr(answers[lower], bounds)
             low_u, high_u = getattr(answers[upper], bounds)
@@ -848,7 +914,8 @@ def _tighten(answers: dict[str, Answer]) -> None:
 
 def _margin_within_cards(answer: Answer) -> None:
     """P's margin is at most P's cards on every line (no seat has fewer than 0), so under
-    every question too: the margin's floor lifts the cards', the cards' ceiling caps the margin's."""
+    every question too (in mixed strategies as well: every expectation keeps the order): the
+    margin's floor lifts the cards', the cards' ceiling caps the margin's."""
     if answer.question == "q4":
         return
     (cards_low, cards_high), (margin_low, margin_high) = answer.cards_bounds, answer.margin_bounds

@@ -7,7 +7,7 @@ import random
 from types import SimpleNamespace
 
 import pytest
-from devils_throne_helpers import late_position, needs_core
+from devils_throne_helpers import contingent_plan_value, late_position, needs_core
 
 from games.base import SOLITAIRE, UnsupportedGame
 from games.devils_throne import DevilsThrone, State
@@ -45,41 +45,6 @@ def brute_paranoid(game, state, seat, question, payoff):
     for joint, v in value.items():
         by_theirs.setdefault(joint[:mine] + joint[mine + 1:], []).append(v)
     return min(max(vs) for vs in by_theirs.values())
-
-
-def contingent_plan_value(game, state, seat):
-    """Q4 as one matrix game over the whole tree: a pure strategy is an action at every node
-    where the seat acts (a node is the joint-action history leading to it)."""
-    nodes = {0: [], 1: []}
-
-    def walk(state, history):
-        if game.is_over(state):
-            return
-        acting = game.acting_players(state)
-        for s in acting:
-            nodes[s].append((history, game.legal_actions(state, s)))
-        for joint in itertools.product(*(game.legal_actions(state, s) for s in acting)):
-            walk(game.apply_joint(state, joint), history + (joint,))
-
-    walk(state, ())
-    sizes = [len(list(itertools.product(*(options for _, options in nodes[s])))) if len(nodes[s]) < 20 else 10**9
-             for s in (0, 1)]
-    assert sizes[0] * sizes[1] <= 20_000, "position too big for the brute force"
-    plans = {s: [dict(zip([h for h, _ in nodes[s]], choice))
-                 for choice in itertools.product(*(options for _, options in nodes[s]))] for s in (0, 1)}
-
-    def play(plan_0, plan_1):
-        current, history = state, ()
-        while not game.is_over(current):
-            joint = tuple((plan_0, plan_1)[s][history] for s in game.acting_players(current))
-            current, history = game.apply_joint(current, joint), history + (joint,)
-        returns = game.returns(current)
-        return returns[seat] - returns[1 - seat]
-
-    mine, theirs = (plans[0], plans[1]) if seat == 0 else (plans[1], plans[0])
-    pairs = (lambda a, b: (a, b)) if seat == 0 else (lambda a, b: (b, a))
-    matrix = [[play(*pairs(a, b)) for b in theirs] for a in mine]
-    return _lp_row_player(matrix)[0]
 
 
 def tiny_positions():

@@ -1,15 +1,18 @@
 """Q1-Q3 for three and four players: the compiled and Python searches against a plain brute
 force over every joint action, on endings of real deals (round starts a round or two before
-the end, small enough to enumerate); intervals under tight budgets hold the exact values."""
+the end, small enough to enumerate); intervals under tight budgets hold the exact values.
+Q5 (P against the coalition, mixed strategies) against the matrix game of contingent plans
+on hand-built endings, and between Q2 and Q3."""
 
 from __future__ import annotations
 
 import itertools
 
 import pytest
-from devils_throne_helpers import late_position, late_uneven_position, needs_core
+from devils_throne_helpers import contingent_plan_value, late_position, late_uneven_position, needs_core
 
-from games.devils_throne import DevilsThrone
+from games.devils_throne import DevilsThrone, State
+from games.devils_throne.rules import SELECT
 from solver.search import Budget
 from solver.simultaneous import analyse
 
@@ -131,3 +134,61 @@ def test_a_three_player_deal_answers_q1_exactly_and_q2_q3_within_real_bounds():
         low, high = answer.cards_bounds
         assert 0 <= low <= high <= 39 and high - low < 39
         assert answer.cards_low_reason and answer.cards_high_reason
+
+
+# ----- Q5: P against the coalition of the others, in mixed strategies -----------------------
+
+def coalition_positions():
+    """Hand-built three-player endings (two or three cards a hand) where mixing matters: Q2 <
+    Q3 on both payoffs, so that no pure strategy settles Q5."""
+    rows = [  # round, hands, reserves, tricks, coins
+        (9, ((4, 10), (7, 12), (4, 8)), ((7,), (9, 5), (10, 11)), (5, 2, 5), (1, 1, 0, 0, 1, 1, 1, 1, 0, 0)),
+        (9, ((6, 11), (5, 12), (8, 9)), ((5, 8), (6, 13), (5,)), (5, 0, 2), (1, 1, 1, 0, 0, 1, 0, 0, 1, 1)),
+        (8, ((7, 11), (1, 6, 10), (4, 13)), ((8,), (8, 12), (9,)), (2, 3, 1), (1, 1, 0, 1, 1, 1, 0, 0, 0, 1)),
+        (9, ((8, 13), (10, 13), (4, 8)), ((4,), (11,), (6,)), (3, 3, 2), (1, 1, 1, 0, 1, 0, 1, 0, 1, 1)),
+        (8, ((1, 7, 11), (6, 7), (9, 13)), ((8, 10), (12, 13), (6,)), (1, 4, 1), (0, 0, 1, 0, 1, 1, 1, 0, 0, 1)),
+    ]
+    return [State(r, SELECT, hands, reserves, tricks, (), (), 0, 0, 0, coins)
+            for r, hands, reserves, tricks, coins in rows]
+
+
+@pytest.mark.parametrize("index", range(5))
+def test_q5_equals_the_matrix_game_of_the_coalitions_contingent_plans(index):
+    game, state = DevilsThrone(3), coalition_positions()[index]
+    answers = analyse(game, state, 0, ("q2", "q3", "q5")).answers
+    q2, q3, q5 = answers["q2"], answers["q3"], answers["q5"]
+    assert q5.decided and q5.stats.matrix_games > q5.stats.saddles
+    assert q5.cards == pytest.approx(contingent_plan_value(game, state, 0, "cards"), abs=1e-6)
+    assert q5.margin == pytest.approx(contingent_plan_value(game, state, 0, "margin"), abs=1e-6)
+    assert q2.cards < q3.cards and q2.margin < q3.margin  # mixing matters here
+    assert sum(q5.strategy.values()) == pytest.approx(1) and sum(q5.opponent_strategy.values()) == pytest.approx(1)
+
+
+@pytest.mark.parametrize("players, seed", [(3, seed) for seed in range(4)] + [(4, seed) for seed in range(3)])
+def test_q5_lies_between_q2_and_q3_on_endings_of_real_deals(players, seed):
+    game = DevilsThrone(players)
+    state = late_position(game, seed, 2 if players == 3 else 1)
+    answers = analyse(game, state, seed % players, ("q2", "q3", "q5")).answers
+    q2, q3, q5 = answers["q2"], answers["q3"], answers["q5"]
+    assert q2.cards - 1e-9 <= q5.cards <= q3.cards + 1e-9
+    assert q2.margin - 1e-9 <= q5.margin <= q3.margin + 1e-9
+
+
+def test_q5_out_of_budget_is_an_interval_holding_the_value_with_its_reasons():
+    game, state = DevilsThrone(3), coalition_positions()[2]
+    exact = analyse(game, state, 0, ("q5",)).answers["q5"]
+    cut = analyse(game, state, 0, ("q2", "q3", "q5"), budget=Budget(max_states=1)).answers["q5"]
+    assert not cut.decided and "state budget" in cut.exhausted
+    assert cut.cards_bounds[0] <= exact.cards <= cut.cards_bounds[1]
+    assert cut.margin_bounds[0] <= exact.margin <= cut.margin_bounds[1]
+    assert cut.cards_low_reason and cut.cards_high_reason and cut.margin_low_reason and cut.margin_high_reason
+
+
+def test_q5_is_refused_for_two_players_and_q4_for_three():
+    from games.base import UnsupportedGame
+
+    two, three = DevilsThrone(2), DevilsThrone(3)
+    with pytest.raises(UnsupportedGame, match="with two it is Q4"):
+        analyse(two, two.initial_state(two.deal_from_seed(0)), 0, ("q5",))
+    with pytest.raises(UnsupportedGame, match="two players, not 3"):
+        analyse(three, three.initial_state(three.deal_from_seed(0)), 0, ("q4",))
