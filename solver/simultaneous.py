@@ -288,13 +288,10 @@ def _answer_paranoid(game: SimultaneousGame, state: Any, seat: int, question: st
     until the bounds meet.  The cards get half the time; the margin what is left."""
     answer = Answer(question, seat)
     started = time.perf_counter()
-    deadline = None if budget.time_limit is None else started + budget.time_limit
     every_card = game.returns(state)[seat] + game.cards_reachable(state)
     for payoff in (CARDS, MARGIN):
-        payoff_deadline = deadline
-        if deadline is not None and payoff == CARDS:
-            payoff_deadline = started + budget.time_limit / 2
-        searches = _Searches(game, state, seat, question, payoff, budget, payoff_deadline, answer.stats, engine)
+        searches = _Searches(game, state, seat, question, payoff, budget, _payoff_deadline(payoff, started, budget),
+                             answer.stats, engine)
         bounds = searches.start_bounds(known or {})
         if payoff == MARGIN and answer.cards is not None and answer.cards == every_card:
             # P takes every card that can still be won: no one else gains, the lead grows by them all
@@ -320,6 +317,13 @@ def _answer_paranoid(game: SimultaneousGame, state: Any, seat: int, question: st
             answer.margin_low_reason, answer.margin_high_reason = bounds.low_reason, bounds.high_reason
     answer.stats.seconds = time.perf_counter() - started
     return answer
+
+
+def _payoff_deadline(payoff: str, started: float, budget: Budget) -> float | None:
+    """When a payoff's search must stop: the cards, asked first, get half the time."""
+    if budget.time_limit is None:
+        return None
+    return started + budget.time_limit / (2 if payoff == CARDS else 1)
 
 
 class _Searches:
@@ -654,14 +658,11 @@ def _answer_mixed(game: SimultaneousGame, state: Any, seat: int, question: str, 
     values in mixed strategies, or the cheap bounds where the budget runs out."""
     answer = Answer(question, seat)
     started = time.perf_counter()
-    deadline = None if budget.time_limit is None else started + budget.time_limit
     compiled = _compiled_q4(game, state, seat, engine) if question == "q4" else None
     spare = game.cards_reachable(state)
     for payoff in (MARGIN,) if question == "q4" else (CARDS, MARGIN):
-        payoff_deadline = deadline
-        if deadline is not None and payoff == CARDS:
-            payoff_deadline = started + budget.time_limit / 2
-        search = _Equilibrium(game, state, seat, budget, payoff_deadline, answer.stats, compiled, payoff)
+        search = _Equilibrium(game, state, seat, budget, _payoff_deadline(payoff, started, budget), answer.stats,
+                              compiled, payoff)
         lead = search.lead(state)
         low_reason, high_reason = STATIC_LOW[payoff], STATIC_HIGH[payoff]
         bounds = (lead, lead + spare) if payoff == CARDS else (lead - spare, lead + spare)
