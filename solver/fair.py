@@ -74,6 +74,7 @@ class MoveEstimate:
     score_total: int = 0
     scores: list[int] = field(default_factory=list, repr=False)
     quickness_total: float = 0.0           # sum over won samples of 1 / (1 + moves to the win)
+    moves_to_win_total: int = 0            # sum over won samples of the moves to the win
     survived: int = 0                      # halving rounds this move came through
     exact_value: tuple[float, float] | None = None  # expectimax: (win chance, mean score)
 
@@ -95,6 +96,11 @@ class MoveEstimate:
         if self.exact_value is not None:
             return self.exact_value[0], self.exact_value[0]
         return wilson_interval(self.wins, self.samples)
+
+    @property
+    def mean_moves_to_win(self) -> float | None:
+        """How many moves the sampled wins took on average (None: no sample won)."""
+        return self.moves_to_win_total / self.wins if self.wins else None
 
     def reward(self, max_score: int, quick: bool = False) -> float:
         """The mean reward of a sample in 0..1: mostly the win, a little the score, and with
@@ -125,6 +131,7 @@ class FairHint:
     verdict: Verdict | None = None   # exact hints: the solver's verdict
     secures: int | None = None       # exact hints: the proven optimum
     method: str = "sampled"          # "sampled", "expectimax" (exact fair optimum) or "one order"
+    quick: bool = False              # positions repeat: sooner sampled wins rank first at equal chances
 
     def report(self) -> dict:
         """For --json: the advice and every move's estimate."""
@@ -134,7 +141,9 @@ class FairHint:
             "verdict": str(self.verdict) if self.verdict else None, "secures": self.secures,
             "moves": [{"move": e.text, "samples": e.samples, "wins": e.wins, "unknown": e.unknown,
                        "win_rate": round(e.win_rate, 4), "interval": [round(x, 4) for x in e.interval],
-                       "mean_score": round(e.mean_score, 2)} for e in self.estimates],
+                       "mean_score": round(e.mean_score, 2),
+                       "mean_moves_to_win": None if e.mean_moves_to_win is None else round(e.mean_moves_to_win, 1)}
+                      for e in self.estimates],
         }
 
     def lines(self, leading: int = 3) -> list[str]:
@@ -156,8 +165,10 @@ class FairHint:
         for estimate in self.estimates[:leading]:
             low, high = estimate.interval
             unknown = f", {estimate.unknown} undecided" if estimate.unknown else ""
+            moves = estimate.mean_moves_to_win
+            soon = f", won in {moves:.0f} moves on average" if self.quick and moves is not None else ""
             out.append(f"  {estimate.text:<28} wins {estimate.win_rate:6.1%} [{low:.1%}, {high:.1%}] "
-                       f"mean score {estimate.mean_score:5.1f}  ({estimate.samples} samples{unknown})")
+                       f"mean score {estimate.mean_score:5.1f}  ({estimate.samples} samples{unknown}{soon})")
         return out
 
 
@@ -229,7 +240,7 @@ def fair_hint(game: Game, visible: Any, samples: int = 200, per_sample_budget: B
     if not ranked[0].samples:  # the time limit came before any sample: the game's own order
         best = game.order_moves(first, moves)[0]
         ranked = tuple(sorted(ranked, key=lambda arm: arm.move != best))
-    return FairHint(ranked[0].move, ranked[0].text, position, ranked, pulls, False, stopped)
+    return FairHint(ranked[0].move, ranked[0].text, position, ranked, pulls, False, stopped, quick=quick)
 
 
 def fair_hint_for_state(game: Game, state: Any, **options) -> FairHint:
@@ -335,3 +346,4 @@ def _sample(game: Game, world: Any, arm: MoveEstimate, budget: Budget, mode: str
     arm.scores.append(score)
     if won:
         arm.quickness_total += 1 / (1 + moves_to_end)
+        arm.moves_to_win_total += moves_to_end

@@ -184,3 +184,7 @@ def test_samples_count_how_soon_their_wins_come():
     hint = fair_hint_for_state(kings, state, samples=20, rng=random.Random(1))
     for estimate in hint.estimates:
         assert 0 < estimate.quickness_total <= estimate.wins / 2 or estimate.wins == 0
+        if estimate.wins:
+            assert estimate.mean_moves_to_win >= 1
+    assert hint.quick and "moves on average" in hint.lines()[1]
+    assert hint.report()["moves"][0]["mean_moves_to_win"] == round(hint.estimates[0].mean_moves_to_win, 1)
