@@ -188,20 +188,44 @@ def _ask(game: Game, state: Any, seat: int, lines: Iterator[str], say, in_progre
 
 def hint_lines(game: Game, state: Any, seat: int, seconds: float = HINT_SECONDS) -> list[str]:
     """Open-deal advice for `seat` at this node: for two players its equilibrium mix (Q4),
-    for more its best actions against the worst the others can do (Q2) and seeing their
-    choice (Q3).  Labelled: it reads every hand and reserve, as the open-deal values do."""
-    budget = Budget(time_limit=seconds, max_memory_mb=EQUILIBRIUM_MEMORY_MB)
+    for more `coalition_advice`.  Labelled: it reads every hand and reserve, as the
+    open-deal values do."""
     label = "hint (open deal: it reads every hand and reserve)"
     if len(game.returns(state)) == 2:
+        budget = Budget(time_limit=seconds, max_memory_mb=EQUILIBRIUM_MEMORY_MB)
         answer = analyse(game, state, SeatQuestions(seat, ("q4",)), budget).answers["q4"]
         if not answer.strategy:
             return [f"{label}: undecided in {seconds:g} s ({answer.exhausted})"]
         mix = ", ".join(f"{text} {share:.2f}" for text, share in answer.strategy.items())
         return [f"{label}: play {mix} (the equilibrium mix; value {answer.margin:+.2f} cards of margin)"]
-    answers = analyse(game, state, SeatQuestions(seat, ("q2", "q3")), budget).answers
-    moves = {question: answer.best_action or "undecided" for question, answer in answers.items()}
-    return [f"{label}: against the worst the others can do {moves['q2']}; "
-            f"if you could see their choice {moves['q3']}"]
+    return [f"{label}: {coalition_advice(game, state, seat, seconds)[0]}"]
+
+
+def coalition_advice(game: Game, state: Any, seat: int, seconds: float) -> tuple[str, dict]:
+    """Advice for `seat` at a table of three or more, the others taken as one side against
+    it, in words and as data: half the time for the move that guarantees P the best margin
+    when the others see P's card first (Q2), half for P's mix when they mix as one (Q5,
+    said only where decided: endings of deals); where Q2 is not decided in its time, its
+    interval and the game's greedy move, named as such."""
+    budget = Budget(time_limit=seconds / 2, max_memory_mb=EQUILIBRIUM_MEMORY_MB)
+    q2 = analyse(game, state, SeatQuestions(seat, ("q2",)), budget).answers["q2"]
+    q5 = analyse(game, state, SeatQuestions(seat, ("q5",)), budget).answers["q5"]
+    data: dict = {"q2": q2.best_action, "q2_margin": q2.margin, "q2_cards": q2.cards,
+                  "q5": q5.strategy if q5.decided else None}
+    if q2.best_action is not None:
+        text = (f"against the others as one, seeing your card first: play {q2.best_action} (it guarantees a margin"
+                f" of {q2.margin:+d}, the best guarantee" + (f"; the most cards you can guarantee: {q2.cards})"
+                                                            if q2.cards is not None else ")"))
+    else:
+        greedy = game.format_action(state, game.greedy_action(state, seat))
+        low, high = q2.margin_bounds
+        data["greedy"] = greedy
+        text = (f"no guarantee proved in {seconds / 2:g} s (the best margin you can guarantee lies between "
+                f"{low:g} and {high:g}); the greedy rule plays {greedy}")
+    if q5.decided and q5.strategy:
+        mix = ", ".join(f"{move} {share:.2f}" for move, share in q5.strategy.items())
+        text += f"; if they mix as one: play {mix} (margin {q5.margin:+.2f} expected)"
+    return text, data
 
 
 def _confirmed(lines: Iterator[str], say) -> bool:

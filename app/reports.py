@@ -13,6 +13,7 @@ import math
 import re
 from typing import Any
 
+from app.bots import HINT_SECONDS, coalition_advice
 from games.base import WON, Game, UsurperError
 from solver.analysis import SeatQuestions, analyse
 from solver.search import Budget, SolveResult
@@ -231,7 +232,8 @@ def _bound_reasons(answer: dict, payoff: str, indent: str) -> list[str]:
 
 def seat_hint(game: Game, state: Any, budget: Budget) -> tuple[list[str], dict]:
     """The next move of a simultaneous-move game: for two players both seats' equilibrium
-    mixes at this node (Q4); for more, each acting seat's paranoid moves (Q2, Q3)."""
+    mixes at this node (Q4); for more, each acting seat's advice against the others as one
+    side (app.bots.coalition_advice: Q2, and Q5 where it decides)."""
     if game.is_over(state):
         raise UsurperError("the game is over; there is no next move")
     lines = [f"Position: {game.describe(state)}"]
@@ -246,12 +248,11 @@ def seat_hint(game: Game, state: Any, budget: Budget) -> tuple[list[str], dict]:
         report["seats"] = {"1": answer.strategy, "2": answer.opponent_strategy}
         report["value"] = answer.margin
         return lines, report
+    seconds = budget.time_limit if budget.time_limit is not None else HINT_SECONDS
     for seat in game.acting_players(state):
-        analysis = analyse(game, state, SeatQuestions(seat, ("q2", "q3")), budget)
-        moves = {q: a.best_action for q, a in analysis.answers.items()}
-        lines.append(f"Seat {seat + 1}: against the worst (Q2) {moves.get('q2') or '-'}; "
-                     f"seeing the others' choice (Q3) {moves.get('q3') or '-'}")
-        report["seats"][str(seat + 1)] = moves
+        text, data = coalition_advice(game, state, seat, seconds)
+        lines.append(f"Seat {seat + 1}: {text}")
+        report["seats"][str(seat + 1)] = data
     return lines, report
 
 

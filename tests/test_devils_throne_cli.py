@@ -39,9 +39,9 @@ def test_a_budget_that_runs_out_gives_an_interval_never_a_value():
     assert "undecided (state budget of 500 states ran out): margin between" in result.output
 
 
-def late_line(seed: int, rounds: int) -> str:
+def late_line(seed: int, rounds: int, players: int = 2) -> str:
     """The first legal joint move, again and again, until `rounds` rounds are played."""
-    game = make_game("devils-throne", ["players=2"])
+    game = make_game("devils-throne", [f"players={players}"])
     state = game.initial_state(game.deal_from_seed(seed))
     texts = []
     while not game.is_over(state) and state_round(game, state) <= rounds:
@@ -62,6 +62,14 @@ def test_hint_gives_both_seats_equilibrium_mixes_late_in_a_deal():
     assert report["value"] is not None
     for mix in report["seats"].values():
         assert mix and sum(mix.values()) == pytest.approx(1)
+
+
+def test_hint_at_three_players_gives_each_acting_seat_its_guarantee_late_in_a_deal():
+    result = run("hint", "devils-throne", "--seed", "42", "--players", "3", "--moves", late_line(42, 7, players=3),
+                 "--time-limit", "20", "--json")
+    assert result.exit_code == 0, result.output
+    seats = json.loads(result.output)["seats"]
+    assert seats and all(advice["q2"] is not None and advice["q2_margin"] is not None for advice in seats.values())
 
 
 def test_players_and_suits_belong_to_devils_throne_only():

@@ -166,3 +166,28 @@ def test_quitting_a_game_in_progress_asks_and_goes_on_unless_confirmed():
     _, _, end, lines = play(2, "greedy", text="1\nq\nn\n1\nq\ny\n")
     assert lines.count("quit the game in progress? y quits, anything else goes on") == 2
     assert lines[-1] == "(quit; the game is not over)"
+
+
+def test_three_player_hint_gives_the_guarantee_and_the_coalition_mix_near_the_end():
+    from devils_throne_helpers import late_position
+
+    from app.bots import hint_lines
+    from solver.simultaneous import analyse
+
+    game = make_game("devils-throne", ["players=3"])
+    state = late_position(game, 0, 3)
+    answers = analyse(game, state, 0, ("q2", "q5")).answers
+    (hint,) = hint_lines(game, state, 0, seconds=20)
+    assert f"play {answers['q2'].best_action} (it guarantees a margin of {answers['q2'].margin:+d}" in hint
+    mix = ", ".join(f"{move} {share:.2f}" for move, share in answers["q5"].strategy.items())
+    assert f"if they mix as one: play {mix}" in hint
+
+
+def test_three_player_hint_names_the_greedy_move_where_no_guarantee_is_proved():
+    from app.bots import hint_lines
+
+    game = make_game("devils-throne", ["players=3"])
+    state = game.initial_state(game.deal_from_seed(0))
+    (hint,) = hint_lines(game, state, 0, seconds=0.2)
+    greedy = game.format_action(state, game.greedy_action(state, 0))
+    assert "no guarantee proved in 0.1 s" in hint and hint.endswith(f"the greedy rule plays {greedy}")
