@@ -34,8 +34,10 @@ from app.policies import (  # noqa: E402
     exact_gap,
     plot_curves,
     policy,
+    sample_budget,
 )
 from games import make_game  # noqa: E402
+from solver.fair import REPEATING_SAMPLE_BUDGET  # noqa: E402
 
 
 def main() -> None:
@@ -69,7 +71,8 @@ def main() -> None:
         rows = []
         for budget in (int(b) for b in args.budgets.split(",")):  # a row a budget, written as it comes
             rows += bench_curve(game, seeds, [budget])
-            lines = [f"# {command}", f"# {game.name}, seeds {args.seeds}, per-sample budget 2000 states, "
+            states = (sample_budget(game) or REPEATING_SAMPLE_BUDGET).max_states
+            lines = [f"# {command}", f"# {game.name}, seeds {args.seeds}, per-sample budget {states} states, "
                      f"CPU {time.process_time() - started:.0f} s", *curve_lines(rows)]
             print(lines[-1], flush=True)
             if args.csv:
