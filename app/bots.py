@@ -196,8 +196,8 @@ def hint_lines(game: Game, state: Any, seat: int, seconds: float = HINT_SECONDS)
         answer = analyse(game, state, SeatQuestions(seat, ("q4",)), budget).answers["q4"]
         if not answer.strategy:
             return [f"{label}: undecided in {seconds:g} s ({answer.exhausted})"]
-        mix = ", ".join(f"{text} {share:.2f}" for text, share in answer.strategy.items())
-        return [f"{label}: play {mix} (the equilibrium mix; value {answer.margin:+.2f} cards of margin)"]
+        return [f"{label}: play {mix_text(answer.strategy)} (the equilibrium mix;"
+                f" value {answer.margin:+.2f} cards of margin)"]
     return [f"{label}: {coalition_advice(game, state, seat, seconds)[0]}"]
 
 
@@ -223,9 +223,13 @@ def coalition_advice(game: Game, state: Any, seat: int, seconds: float) -> tuple
         text = (f"no guarantee proved in {seconds / 2:g} s (the best margin you can guarantee lies between "
                 f"{low:g} and {high:g}); the greedy rule plays {greedy}")
     if q5.decided and q5.strategy:
-        mix = ", ".join(f"{move} {share:.2f}" for move, share in q5.strategy.items())
-        text += f"; if they mix as one: play {mix} (margin {q5.margin:+.2f} expected)"
+        text += f"; if they mix as one: play {mix_text(q5.strategy)} (margin {q5.margin:+.2f} expected)"
     return text, data
+
+
+def mix_text(mix: dict[str, float]) -> str:
+    """A mixed strategy for people: each action with its probability, `A 0.24, 5 0.76`."""
+    return ", ".join(f"{action} {share:.2f}" for action, share in mix.items())
 
 
 def _confirmed(lines: Iterator[str], say) -> bool:

@@ -13,7 +13,7 @@ import math
 import re
 from typing import Any
 
-from app.bots import HINT_SECONDS, coalition_advice
+from app.bots import HINT_SECONDS, coalition_advice, mix_text
 from games.base import WON, Game, UsurperError
 from solver.analysis import SeatQuestions, analyse
 from solver.search import Budget, SolveResult
@@ -215,7 +215,7 @@ def format_seat_report(report: dict) -> list[str]:
         others = "opponent" if report["players"] == 2 else "the others together"
         for who, mix in (("P", answer["strategy"]), (others, answer["opponent_strategy"])):
             if mix:
-                lines.append(f"  {who} plays: " + ", ".join(f"{move} {share:.2f}" for move, share in mix.items()))
+                lines.append(f"  {who} plays: {mix_text(mix)}")
         lines.append(f"  {answer['states']:,} states, {answer['seconds']:.2f} s")
     return lines
 
@@ -242,7 +242,7 @@ def seat_hint(game: Game, state: Any, budget: Budget) -> tuple[list[str], dict]:
         answer = analyse(game, state, SeatQuestions(0, ("q4",)), budget).answers["q4"]
         for seat, mix in ((1, answer.strategy), (2, answer.opponent_strategy)):
             if mix:
-                lines.append(f"Seat {seat} plays: " + ", ".join(f"{move} {share:.2f}" for move, share in mix.items()))
+                lines.append(f"Seat {seat} plays: {mix_text(mix)}")
         value = f"{answer.margin:+.3f}" if answer.margin is not None else "undecided"
         lines.append(f"Value to seat 1 (margin, equilibrium play): {value}")
         report["seats"] = {"1": answer.strategy, "2": answer.opponent_strategy}
