@@ -240,6 +240,7 @@ def plot_curves(rows: list[dict], path: str, clairvoyant: dict[str, float] | Non
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    import matplotlib.ticker
 
     figure, axes = plt.subplots(figsize=(7, 4.5))
     for name in dict.fromkeys(row["game"] for row in rows):
@@ -255,6 +256,9 @@ def plot_curves(rows: list[dict], path: str, clairvoyant: dict[str, float] | Non
             axes.axhline(100 * clairvoyant[name], linestyle="--", color=line[0].get_color(), linewidth=1,
                          label=f"{name} clairvoyant")
     axes.set_xscale("log")
+    axes.xaxis.set_major_locator(matplotlib.ticker.LogLocator(subs=(1, 2, 5)))
+    axes.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda seconds, _: f"{seconds:g}"))
+    axes.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())  # 1, 2, 5 times powers of ten only
     axes.set_xlabel("CPU seconds per decision (labels: solved samples)")
     axes.set_ylabel("deals won (%)")
     axes.set_ylim(0, 100)
