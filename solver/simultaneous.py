@@ -319,6 +319,13 @@ def _answer_paranoid(game: SimultaneousGame, state: Any, seat: int, question: st
     return answer
 
 
+def payoff_now(returns: Sequence[int], seat: int, payoff: str) -> int:
+    """A payoff as the trick piles stand: P's cards, or P's margin over the best other seat."""
+    if payoff == CARDS:
+        return returns[seat]
+    return returns[seat] - max(cards for other, cards in enumerate(returns) if other != seat)
+
+
 def _payoff_deadline(payoff: str, started: float, budget: Budget) -> float | None:
     """When a payoff's search must stop: the cards, asked first, get half the time."""
     if budget.time_limit is None:
@@ -519,17 +526,11 @@ class _Paranoid(_Budgeted):
         ones out of its reach."""
         if spare is None:
             spare = game.cards_reachable(state)
-        returns, mine = game.returns(state), spare - game.cards_out_of_reach(state, seat)
-        if payoff == CARDS:
-            return returns[seat], returns[seat] + mine
-        lead = min(returns[seat] - r for s, r in enumerate(returns) if s != seat)
-        return lead - spare, lead + mine
+        now, mine = payoff_now(game.returns(state), seat, payoff), spare - game.cards_out_of_reach(state, seat)
+        return (now if payoff == CARDS else now - spare), now + mine
 
     def _payoff(self, state: Any) -> int:
-        returns = self.game.returns(state)
-        if self.payoff == CARDS:
-            return returns[self.seat]
-        return min(returns[self.seat] - r for s, r in enumerate(returns) if s != self.seat)
+        return payoff_now(self.game.returns(state), self.seat, self.payoff)
 
     def _table_key(self, state: Any, spare: int) -> tuple[Any, int]:
         """The key and the offset that turns a stored value-to-go into the state's value
@@ -663,9 +664,8 @@ def _answer_mixed(game: SimultaneousGame, state: Any, seat: int, question: str, 
     for payoff in (MARGIN,) if question == "q4" else (CARDS, MARGIN):
         search = _Equilibrium(game, state, seat, budget, _payoff_deadline(payoff, started, budget), answer.stats,
                               compiled, payoff)
-        lead = search.lead(state)
         low_reason, high_reason = STATIC_LOW[payoff], STATIC_HIGH[payoff]
-        bounds = (lead, lead + spare) if payoff == CARDS else (lead - spare, lead + spare)
+        bounds = _Paranoid.bounds_of(game, state, seat, payoff, spare)
         try:
             value, mine, theirs = search.root(state)
             value += 0.0  # never print -0
@@ -741,11 +741,8 @@ class _Equilibrium(_Budgeted):
         return run.value
 
     def lead(self, state: Any) -> int:
-        """The payoff if the game ended now: P's cards, or P's lead over the best other seat."""
-        returns = self.game.returns(state)
-        if self.payoff == CARDS:
-            return returns[self.seat]
-        return returns[self.seat] - max(returns[other] for other in self.others)
+        """The payoff if the game ended now."""
+        return payoff_now(self.game.returns(state), self.seat, self.payoff)
 
     def root(self, state: Any) -> tuple[float, dict[str, float] | None, dict[str, float] | None]:
         """The value and, where the game is not over, P's mix over its own actions and the
