@@ -45,7 +45,7 @@ from itertools import count
 from typing import Any
 
 from games.base import LOST, UNDECIDED, WON, Game, UnsupportedGame
-from solver.search import Budget, BudgetExceeded, SolveResult, StateMeter, Stats
+from solver.search import MEMORY_CHECK_EVERY, Budget, BudgetExceeded, MemoryGuard, SolveResult, StateMeter, Stats
 from solver.verify import replay
 
 __all__ = ["solve_cycles", "STRATEGIES"]
@@ -98,8 +98,8 @@ class _CycleSearch:
         self.stats = Stats()
         self.meter = StateMeter(budget, self.stats)
         self.started = self.meter.started
-        self._count = self.meter.count
         self.table_cap, self.table_cap_reason = budget.table_cap(ENTRY_BYTES)
+        self.memory = MemoryGuard(budget.max_memory_mb)
         self.checkpoint: Callable[[Any], bool] = game.checkpoint
         self.progress: Callable[[Any], int] = game.progress
         self.win: tuple[int, list] | None = None    # best win: (score, line)
@@ -200,11 +200,23 @@ class _CycleSearch:
             if key in self.visited:
                 self.stats.table_hits += 1
                 return False
-            if self.table_cap is not None and len(self.visited) >= self.table_cap:
-                raise BudgetExceeded(self.table_cap_reason)
-            self.visited.add(key)
+            self._visit(key)
         self.frames.append([state, game.order_moves(state, game.legal_moves(state)), 0])
         return True
+
+    def _count(self, depth: int) -> None:
+        """One more state against the budget.  The process's real memory growth is watched
+        every MEMORY_CHECK_EVERY states, not only the entries of `visited`: the open list
+        and the stack hold states and lines that the entries cap does not count."""
+        self.meter.count(depth)
+        if self.stats.states % MEMORY_CHECK_EVERY == 0 and self.memory.exceeded(len(self.visited)):
+            raise BudgetExceeded(f"memory cap of {self.budget.max_memory_mb} MB")
+
+    def _visit(self, key: Any) -> None:
+        """Remember a new key, within the entries cap."""
+        if self.table_cap is not None and len(self.visited) >= self.table_cap:
+            raise BudgetExceeded(self.table_cap_reason)
+        self.visited.add(key)
 
     def _stack_bound(self) -> int | None:
         """max over stack frames with moves left of their bound (module docstring)."""
@@ -342,9 +354,7 @@ class _CycleSearch:
                 if key in self.visited:
                     self.stats.table_hits += 1
                     continue
-                if self.table_cap is not None and len(self.visited) >= self.table_cap:
-                    raise BudgetExceeded(self.table_cap_reason)
-                self.visited.add(key)
+                self._visit(key)
                 child_bound = game.score_upper_bound(child)
                 if self.mode == "optimal" and self.win is not None and child_bound <= self.win[0]:
                     continue

@@ -110,7 +110,7 @@ class Budget:
 #: What a table entry costs the Python engines, Adaman's int keys (measured: 145 bytes of
 #: peak RSS per entry, the dict's resizes included).  Royal Assassin's tuple keys cost about
 #: 450: the entries cap alone does not bound memory, so the Python engines also watch the
-#: process's peak resident memory (`_MemoryGuard`).
+#: process's peak resident memory (`MemoryGuard`).
 PYTHON_ENTRY_BYTES = 200
 #: The guard reads the peak RSS once per this many new table entries.
 MEMORY_CHECK_EVERY = 4096
@@ -118,7 +118,7 @@ MEMORY_CHECK_EVERY = 4096
 DICT_RESIZE_BYTES = 48
 
 
-class _MemoryGuard:
+class MemoryGuard:
     """The process's peak resident memory may grow by at most `megabytes` during a search
     (so that --workers N x --max-memory fits the machine).  Where the platform cannot say
     (no `resource` module), only the entries cap applies."""
@@ -293,7 +293,7 @@ class _Search:
         self.budget = budget
         self.table: dict = {}
         self.table_cap, self.table_cap_reason = budget.table_cap(PYTHON_ENTRY_BYTES)
-        self.memory = _MemoryGuard(budget.max_memory_mb)
+        self.memory = MemoryGuard(budget.max_memory_mb)
         if engine == "cpsat":  # loaded before the clock starts: importing OR-Tools is no search
             import ortools.sat.python.cp_model  # noqa: F401
         self.stats = Stats()

@@ -3,6 +3,10 @@ enumeration on mini deals (a short number deck), plus replay, bounds and refusal
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from games.base import GameType, UnsupportedGame
@@ -138,3 +142,27 @@ def test_refuses_games_that_are_not_deterministic_solitaires(kind):
     game.game_type = kind
     with pytest.raises(UnsupportedGame, match="cannot analyse"):
         solve_cycles(game, game.initial_state(game.deal_from_seed(0)))
+
+
+def test_the_memory_cap_is_kept_though_the_open_list_is_not_in_the_table():
+    """Seed 1333's best-first phase holds hundreds of megabytes of open states and lines
+    while the table of visited checkpoints stays small: the search must still stop at the
+    memory cap (in a fresh process, whose peak memory is the search's own)."""
+    script = (
+        "import resource\n"
+        "from games import make_game\n"
+        "from solver.cycles import solve_cycles\n"
+        "from solver.search import Budget\n"
+        "game = make_game('kings-reign')\n"
+        "before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+        "result = solve_cycles(game, game.initial_state(game.deal_from_seed(1333)), 'optimal',\n"
+        "                      Budget(time_limit=300, max_memory_mb=100))\n"
+        "grown = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024\n"
+        "print(result.verdict, result.exhausted, round(grown))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=600,
+                          cwd=Path(__file__).resolve().parents[2])
+    assert done.returncode == 0, done.stderr
+    verdict, *reason, grown = done.stdout.split()
+    assert verdict == "WON" and " ".join(reason) == "memory cap of 100 MB"
+    assert int(grown) <= 150  # the cap, the next table resize, and what one check interval adds
