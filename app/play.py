@@ -217,10 +217,10 @@ def _where_lost(game: Game, start: Any, moves: list[Any], budget: Budget, deadli
         return None
     won_from_start = best >= game.lowest_win_score
     if won_from_start and now < game.lowest_win_score:
-        index = _first_drop(len(moves), lambda i: value(i), game.lowest_win_score)
+        index = first_drop(len(moves), lambda i: value(i), game.lowest_win_score)
         what = "the win was lost"
     else:
-        index = _first_drop(len(moves), lambda i: value(i), best)
+        index = first_drop(len(moves), lambda i: value(i), best)
         what = f"points were lost (the deal's best was {best})"
     if index is None:
         return None
@@ -312,7 +312,7 @@ def _printer(stdout: TextIO):
     return say
 
 
-def _first_drop(count: int, value, level: int) -> int | None:
+def first_drop(count: int, value, level: int) -> int | None:
     """The first i in 1..count with value(i) < level, given value(count) < level and the
     value never rising along the line; None when a value is not proven in budget."""
     low, high = 0, count  # value(low) >= level, value(high) < level

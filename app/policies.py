@@ -28,9 +28,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from app.play import first_drop
 from games.base import Game, UsurperError, Verdict
 from solver.analysis import analyse
-from solver.expectimax import FairExpectimax, offers_exact
+from solver.expectimax import FairExpectimax, SearchStopped, offers_exact
 from solver.fair import EXACT_NODES, fair_hint_for_state
 from solver.search import Budget
 from solver.stats import wilson_interval
@@ -124,8 +125,9 @@ class PlayedDeal:
 
 
 def play_deal(game: Game, seed: int, choose: Policy, rng_seed: int = 0,
-              max_decisions: int = MAX_DECISIONS) -> PlayedDeal:
-    """One deal from its seed to its end, every move chosen by `choose` (or until it stalls)."""
+              max_decisions: int = MAX_DECISIONS, line: list | None = None) -> PlayedDeal:
+    """One deal from its seed to its end, every move chosen by `choose` (or until it stalls);
+    the moves played are appended to `line` when one is given."""
     rng = random.Random(rng_seed * 1_000_003 + seed)
     state = game.initial_state(game.deal_from_seed(seed))
     decisions, seconds = 0, 0.0
@@ -141,6 +143,8 @@ def play_deal(game: Game, seed: int, choose: Policy, rng_seed: int = 0,
             seconds += time.process_time() - started
             decisions += 1
         state = game.apply(state, move)
+        if line is not None:
+            line.append(move)
     outcome = game.outcome(state)
     return PlayedDeal(seed, outcome.won, outcome.score, decisions, seconds)
 
@@ -276,8 +280,6 @@ def exact_gap(game: Game, seeds: Iterable[int], choose: Policy, unseen: int, nod
     win chance of any fair player (V) is set beside the chance the policy's move keeps with
     best fair play after it (Q), and the policy plays on to the end (won).  Seeds where the
     deal ends first, or the expectimax exceeds `nodes`, are left out."""
-    from solver.expectimax import SearchStopped
-
     model = game.visible_positions()
     search = FairExpectimax(game, model)
     rows = []
@@ -301,3 +303,110 @@ def exact_gap(game: Game, seeds: Iterable[int], choose: Policy, unseen: int, nod
         if row is not None and game.outcome(state) is not None:
             rows.append({**row, "won": game.outcome(state).won})
     return rows
+
+
+#: Whether a position can still be won, asked along a lost line (where_fair_lost).
+WHERE_LOST_BUDGET = Budget(time_limit=30.0, max_memory_mb=2048)
+#: where_fair_lost tries the exact fair optimum at a decision with at most this many cards
+#: unseen (seven cost seconds; ten exceed two million expectimax nodes).
+EXACT_UNSEEN = 7
+
+
+def where_fair_lost(game: Game, seeds: Iterable[int], choose: Policy, samples: int = 600,
+                    budget: Budget = WHERE_LOST_BUDGET, rng_seed: int = 0, exact_nodes: int = 2_000_000) -> list[dict]:
+    """Where a policy that does not peek loses deals a clairvoyant player wins: each seed is
+    played by `choose`; for a lost deal whose start can be won, the decision after which it
+    no longer can (bisection along the line: a deal's future is fixed, so a position that
+    cannot be won never leads to one that can) is set out with the cards then unseen, the
+    move played and the moves that kept the win, and the fair hint's estimates of both
+    (`samples`, fresh worlds): how far apart a player who does not see the deck finds them;
+    where the exact fair optimum fits in `exact_nodes` expectimax nodes, the exact win chance
+    of each as well.  Deals where a winnability search runs out of budget are left out."""
+    rows = []
+    model = game.visible_positions()
+    exact = bool(exact_nodes) and offers_exact(model)
+    for seed in seeds:
+        moves: list[Any] = []
+        start = game.initial_state(game.deal_from_seed(seed))
+        if play_deal(game, seed, choose, rng_seed, line=moves).won:
+            continue
+        states = [start]
+        for move in moves:
+            states.append(game.apply(states[-1], move))
+        index = _where_win_lost(game, states, budget)
+        if index is None:
+            continue
+        row = _lost_decision(game, model, seed, states[index - 1], moves[index - 1], index, budget, samples)
+        if row is not None:
+            rows.append({**row, **_exact_chances(game, model, exact, states[index - 1], moves[index - 1],
+                                                 row["kept_win"], exact_nodes)})
+    return rows
+
+
+def _where_win_lost(game: Game, states: list[Any], budget: Budget) -> int | None:
+    """The move (1-based) after which the line's first state can no longer be won; None if
+    it never could or a search ran out of budget."""
+    cache: dict[int, int | None] = {}
+
+    def winnable(index: int) -> int | None:
+        if index not in cache:
+            cache[index] = _can_win(game, states[index], budget)
+        return cache[index]
+
+    if winnable(0) != 1 or winnable(len(states) - 1) != 0:
+        return None
+    return first_drop(len(states) - 1, winnable, 1)
+
+
+def _can_win(game: Game, state: Any, budget: Budget) -> int | None:
+    """1 where the position can be won, 0 where not, None where the budget ran out."""
+    outcome = game.outcome(state)
+    if outcome is not None:
+        return int(outcome.won)
+    verdict = analyse(game, state, "winnable", budget).verdict
+    return None if verdict == Verdict.UNDECIDED else int(verdict == Verdict.WON)
+
+
+def _lost_decision(game: Game, model: Any, seed: int, state: Any, played: Any, index: int, budget: Budget,
+                   samples: int) -> dict | None:
+    """The row of where_fair_lost for the decision at `state` (None: a winnability search
+    ran out of budget there)."""
+    keeping = []
+    for move in game.legal_moves(state):
+        can = _can_win(game, game.apply(state, move), budget)
+        if can is None:
+            return None
+        if can:
+            keeping.append(move)
+    hint = fair_hint_for_state(game, state, samples=samples, per_sample_budget=sample_budget(game),
+                               rng=random.Random(seed), mode=sample_question(game), exact_nodes=0)
+    estimate = {model.move_words(game, state, arm.move): arm.win_rate for arm in hint.estimates}
+    words = [model.move_words(game, state, move) for move in keeping]
+    played_words = model.move_words(game, state, played)
+    kept = [estimate[text] for text in words if text in estimate]
+    return {"seed": seed, "move": index, "unseen": model.unknown_count(model.visible_of(game, state)),
+            "legal": len(game.legal_moves(state)), "played": played_words, "kept_win": " | ".join(words),
+            "played_estimate": _rounded(estimate.get(played_words)),
+            "best_kept_estimate": _rounded(max(kept, default=None))}
+
+
+def _exact_chances(game: Game, model: Any, exact: bool, state: Any, played: Any, kept: str, nodes: int) -> dict:
+    """The exact fair win chance of the move played and the best of the moves in `kept`
+    (their words), where at most EXACT_UNSEEN cards are unseen and the expectimax fits in
+    `nodes`; else None for both."""
+    values = None
+    if exact and model.unknown_count(model.visible_of(game, state)) <= EXACT_UNSEEN:
+        search = FairExpectimax(game, model)
+        try:
+            values = search.move_values(model.visible_of(game, state), node_budget=nodes)
+        except SearchStopped:
+            values = None
+    if values is None:
+        return {"played_exact": None, "best_kept_exact": None}
+    chance = {model.move_words(game, state, move): value[0] for move, value in values}
+    return {"played_exact": _rounded(chance[model.move_words(game, state, played)]),
+            "best_kept_exact": _rounded(max(chance[words] for words in kept.split(" | ")))}
+
+
+def _rounded(value: float | None) -> float | None:
+    return None if value is None else round(value, 4)

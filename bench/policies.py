@@ -6,12 +6,16 @@ winnable rate of the same seeds; the figures of `usurper bench GAME --policy ...
     python bench/policies.py royal-assassin --seeds 0-499 --policy fair --samples 300
     python bench/policies.py adaman --seeds 0-99 --budgets 50,200,800 --csv a.csv --plot a.png
     python bench/policies.py adaman --seeds 0-99 --exact-gap 4
+    python bench/policies.py royal-assassin --seeds 0-99 --where-lost --samples 300
 
 --budgets plays the fair policy at each budget (solved samples per decision) and writes the
 curve (win rate against CPU time per decision) as CSV and, with --plot, as a PNG (several
 CSV files of curves can be drawn together with --plot-from).  --exact-gap N sets the exact
 fair optimum beside the fair policy's move at its first decision with N cards unseen or
-fewer.  The figures measured are in bench/results/policies/ and quoted in docs/play.md.
+fewer.  --where-lost finds, in each deal the fair policy loses though it could be won, the
+decision after which the win was gone, and sets the fair estimates of the move played and of
+the moves that kept the win side by side (exact too where at most 7 cards are unseen).  The
+figures measured are in bench/results/policies/ and quoted in docs/play.md.
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ from app.policies import (  # noqa: E402
     plot_curves,
     policy,
     sample_budget,
+    where_fair_lost,
 )
 from games import make_game  # noqa: E402
 from solver.fair import REPEATING_SAMPLE_BUDGET  # noqa: E402
@@ -55,6 +60,8 @@ def main() -> None:
     parser.add_argument("--exact-gap", type=int, help="exact fair optimum against the policy at N unseen cards")
     parser.add_argument("--exact-nodes", type=int, default=None, help="--exact-gap: the policy's own expectimax "
                         "budget (0: sampling only)")
+    parser.add_argument("--where-lost", action="store_true", help="where the fair policy lost deals that "
+                        "could be won, and how its estimates saw the moves there")
     args = parser.parse_args()
     started = time.process_time()
     command = "python bench/policies.py " + " ".join(sys.argv[1:])
@@ -93,8 +100,26 @@ def main() -> None:
               f"mean kept by the policy's move {sum(r['policy_move'] for r in rows) / count:.4f}, "
               f"won by the policy {sum(r['won'] for r in rows)}/{len(rows)}")
         return
+    if args.where_lost:
+        _print_where_lost(where_fair_lost(game, seeds, policy("fair", args.samples)), command, started)
+        return
     lines = bench_policies(game, seeds, args.policy or POLICIES, args.samples, not args.no_clairvoyant)
     print("\n".join([f"# {command}", *lines, f"# CPU {time.process_time() - started:.0f} s"]))
+
+
+def _print_where_lost(rows: list[dict], command: str, started: float) -> None:
+    print(f"# {command}\n# CPU {time.process_time() - started:.0f} s")
+    writer = csv.DictWriter(sys.stdout, fieldnames=list(rows[0]) if rows else ["seed"], lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    gaps = [row["played_estimate"] - row["best_kept_estimate"] for row in rows
+            if row["played_estimate"] is not None and row["best_kept_estimate"] is not None]
+    unseen = sorted(row["unseen"] for row in rows)
+    if rows:
+        print(f"# {len(rows)} deals lost that could be won: unseen cards at the losing decision median "
+              f"{unseen[len(unseen) // 2]} (from {unseen[0]} to {unseen[-1]}); the move played estimated "
+              f"{sum(gaps) / max(len(gaps), 1):+.3f} against the best move that kept the win on average, "
+              f"within 0.05 of it on {sum(abs(gap) <= 0.05 for gap in gaps)} of {len(gaps)}")
 
 
 def _typed(row: dict) -> dict:

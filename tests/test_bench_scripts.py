@@ -61,3 +61,19 @@ def test_devils_throne_growth_decides_each_question_from_endings_near_the_end():
     rows = done.stdout.splitlines()[1:]
     assert [row.split(":")[0] for row in rows] == [f"n=3 k={k} {q}" for k in (2, 3) for q in ("q1", "q2", "q3")]
     assert all(": decided 2/2, median states " in row for row in rows)
+
+
+def test_policies_where_lost_prints_each_lost_decision_and_a_summary():
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "policies.py"), "royal-assassin", "--seeds", "0-3", "--where-lost",
+         "--samples", "40"],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[2] == ("seed,move,unseen,legal,played,kept_win,played_estimate,best_kept_estimate,"
+                        "played_exact,best_kept_exact")
+    rows = lines[3:-1]
+    assert rows and all(re.match(r"\d+,\d+,\d+,\d+,", row) for row in rows)
+    assert re.match(rf"# {len(rows)} deals lost that could be won: unseen cards at the losing decision median \d+",
+                    lines[-1])

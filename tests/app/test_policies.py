@@ -12,10 +12,12 @@ from app.policies import (
     policy,
     sample_budget,
     sample_question,
+    where_fair_lost,
 )
 from games import make_game
 from games.adaman.rules import PERSONALITY_BITS, RANK, rank_sum
-from games.base import UsurperError
+from games.base import UsurperError, Verdict
+from solver.analysis import analyse
 from solver.verify import replay
 
 ADAMAN = make_game("adaman")
@@ -154,3 +156,29 @@ def test_the_fair_policy_ends_a_kings_reign_deal():
     kings = make_game("kings-reign")
     deal = play_deal(kings, 0, policy("fair", 30), max_decisions=200)
     assert not deal.stalled and deal.decisions < 200
+
+
+def test_where_a_policy_lost_a_winnable_deal_is_the_move_after_which_no_win_is_left():
+    """The random policy loses most Royal Assassin deals that can be won; for each, the row
+    names the decision where the last win went: the position before it can be won, the one
+    after the move played cannot, and the moves said to keep the win do."""
+    choose = policy("random")
+    rows = where_fair_lost(RA, range(4), choose, samples=20)
+    assert rows
+    for row in rows:
+        line: list = []
+        play_deal(RA, row["seed"], choose, line=line)
+        state = RA.initial_state(RA.deal_from_seed(row["seed"]))
+        for move in line[: row["move"] - 1]:
+            state = RA.apply(state, move)
+        played = line[row["move"] - 1]
+        assert analyse(RA, state, "winnable").verdict == Verdict.WON
+        assert analyse(RA, RA.apply(state, played), "winnable").verdict == Verdict.LOST
+        model = RA.visible_positions()
+        keeping = [model.move_words(RA, state, m) for m in RA.legal_moves(state)
+                   if analyse(RA, RA.apply(state, m), "winnable").verdict == Verdict.WON]
+        assert row["kept_win"] == " | ".join(keeping)
+        assert row["played"] == model.move_words(RA, state, played) and row["played"] not in keeping
+        assert row["unseen"] == model.unknown_count(model.visible_of(RA, state))
+        assert 0 <= row["played_estimate"] <= 1 and 0 <= row["best_kept_estimate"] <= 1
+        assert (row["played_exact"] is None) == (row["best_kept_exact"] is None)
