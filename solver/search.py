@@ -29,6 +29,7 @@ EngineError elsewhere).
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from collections.abc import Iterable
@@ -119,13 +120,20 @@ DICT_RESIZE_BYTES = 48
 
 
 class MemoryGuard:
-    """The process's peak resident memory may grow by at most `megabytes` during a search
-    (so that --workers N x --max-memory fits the machine).  Where the platform cannot say
-    (no `resource` module), only the entries cap applies."""
+    """The process's resident memory may grow by at most `megabytes` during a search (so
+    that --workers N x --max-memory fits the machine).  Growth is the larger of the peak's
+    (which catches a spike between two checks) and the present size's (/proc/self/statm,
+    where there is one): a process that solves several searches keeps the peak of an earlier
+    one, and judged by the peak alone a later search would grow unseen up to it and then
+    get its whole cap again.  Memory an earlier search freed that the allocator kept is still
+    reused unseen, so one process solving several big searches may hold the largest of them
+    plus the cap.  Where the platform cannot say (no `resource` module), only the entries
+    cap applies."""
 
     def __init__(self, megabytes: int | None):
         self.limit = None if megabytes is None else megabytes * 2**20
         self.start = self._peak() if self.limit is not None else None
+        self.start_now = self._resident() if self.limit is not None else None
 
     @staticmethod
     def _peak() -> int | None:
@@ -136,11 +144,28 @@ class MemoryGuard:
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
         return peak if sys.platform == "darwin" else peak * 1024  # bytes on macOS, KiB elsewhere
 
+    @staticmethod
+    def _resident() -> int | None:
+        """The process's resident memory now, in bytes (None where /proc cannot say)."""
+        try:
+            with open("/proc/self/statm") as handle:
+                return int(handle.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+        except (OSError, ValueError, IndexError, AttributeError):
+            return None
+
+    def grown(self) -> int:
+        """Bytes the process has grown by since the search began."""
+        growth = self._peak() - self.start
+        now = self._resident()
+        if now is not None and self.start_now is not None:
+            growth = max(growth, now - self.start_now)
+        return growth
+
     def exceeded(self, entries: int) -> bool:
         """Whether the growth so far, plus the next resize of a table of `entries`, passes the cap."""
         if self.start is None:
             return False
-        return self._peak() - self.start + entries * DICT_RESIZE_BYTES > self.limit
+        return self.grown() + entries * DICT_RESIZE_BYTES > self.limit
 
 
 @dataclass

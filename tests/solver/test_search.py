@@ -8,6 +8,7 @@ are reached by playing seeded deals forward and walking back from the end.
 
 from __future__ import annotations
 
+import os
 import random
 
 import pytest
@@ -378,3 +379,29 @@ def test_the_single_player_search_refuses_a_game_whose_positions_repeat():
     with pytest.raises(UnsupportedGame, match=r"repeating-toy \(one player, sequential moves, repeating "
                                               r"positions\); use the search for repeating positions"):
         solve(game, game.initial_state(game.deal_from_seed(0)), mode="winnable")
+
+
+def test_the_memory_guard_sees_a_later_search_grow_below_an_earlier_peak(monkeypatch):
+    """A process that solved a big search before keeps its peak (1,000 MB); a new search that
+    starts at 200 MB and grows to 350 MB has grown 150 MB, past a 100 MB cap, though the
+    peak has not moved."""
+    from solver import search as module
+
+    mb = 2**20
+    readings = {"peak": 1000 * mb, "now": 200 * mb}
+    monkeypatch.setattr(module.MemoryGuard, "_peak", staticmethod(lambda: readings["peak"]))
+    monkeypatch.setattr(module.MemoryGuard, "_resident", staticmethod(lambda: readings["now"]))
+    guard = module.MemoryGuard(100)
+    assert not guard.exceeded(0)
+    readings["now"] = 350 * mb
+    assert guard.grown() == 150 * mb and guard.exceeded(0)
+    readings["now"], readings["peak"] = 250 * mb, 1120 * mb  # a spike between two checks
+    assert guard.grown() == 120 * mb and guard.exceeded(0)
+
+
+def test_the_memory_guard_reads_the_present_size_where_proc_can_say():
+    from solver.search import MemoryGuard
+
+    now = MemoryGuard._resident()
+    assert (now is not None) == os.path.exists("/proc/self/statm")
+    assert now is None or now > 10 * 2**20  # a Python process with the games loaded
