@@ -327,19 +327,28 @@ def where_fair_lost(game: Game, seeds: Iterable[int], choose: Policy, samples: i
     exact = bool(exact_nodes) and offers_exact(model)
     for seed in seeds:
         moves: list[Any] = []
-        start = game.initial_state(game.deal_from_seed(seed))
         if play_deal(game, seed, choose, rng_seed, line=moves).won:
             continue
-        states = [start]
+        states = [game.initial_state(game.deal_from_seed(seed))]
         for move in moves:
             states.append(game.apply(states[-1], move))
         index = _where_win_lost(game, states, budget)
         if index is None:
             continue
-        row = _lost_decision(game, model, seed, states[index - 1], moves[index - 1], index, budget, samples)
-        if row is not None:
-            rows.append({**row, **_exact_chances(game, model, exact, states[index - 1], moves[index - 1],
-                                                 row["kept_win"], exact_nodes)})
+        state, played = states[index - 1], moves[index - 1]
+        keeping = _moves_keeping_the_win(game, state, budget)
+        if keeping is None:
+            continue
+        visible = model.visible_of(game, state)
+        words = {move: model.move_words(game, state, move) for move in game.legal_moves(state)}
+        hint = fair_hint_for_state(game, state, samples=samples, per_sample_budget=sample_budget(game),
+                                   rng=random.Random(seed), mode=sample_question(game), exact_nodes=0)
+        estimated = {arm.move: arm.win_rate for arm in hint.estimates}
+        exact_chance = _exact_chances(game, model, visible, exact_nodes) if exact else {}
+        rows.append({"seed": seed, "move": index, "unseen": model.unknown_count(visible), "legal": len(words),
+                     "played": words[played], "kept_win": " | ".join(words[move] for move in keeping),
+                     **_played_and_best_kept("estimate", estimated, played, keeping),
+                     **_played_and_best_kept("exact", exact_chance, played, keeping)})
     return rows
 
 
@@ -367,10 +376,8 @@ def _can_win(game: Game, state: Any, budget: Budget) -> int | None:
     return None if verdict == Verdict.UNDECIDED else int(verdict == Verdict.WON)
 
 
-def _lost_decision(game: Game, model: Any, seed: int, state: Any, played: Any, index: int, budget: Budget,
-                   samples: int) -> dict | None:
-    """The row of where_fair_lost for the decision at `state` (None: a winnability search
-    ran out of budget there)."""
+def _moves_keeping_the_win(game: Game, state: Any, budget: Budget) -> list[Any] | None:
+    """The legal moves after which the position can still be won (None: a search ran out)."""
     keeping = []
     for move in game.legal_moves(state):
         can = _can_win(game, game.apply(state, move), budget)
@@ -378,34 +385,25 @@ def _lost_decision(game: Game, model: Any, seed: int, state: Any, played: Any, i
             return None
         if can:
             keeping.append(move)
-    hint = fair_hint_for_state(game, state, samples=samples, per_sample_budget=sample_budget(game),
-                               rng=random.Random(seed), mode=sample_question(game), exact_nodes=0)
-    estimate = {model.move_words(game, state, arm.move): arm.win_rate for arm in hint.estimates}
-    words = [model.move_words(game, state, move) for move in keeping]
-    played_words = model.move_words(game, state, played)
-    kept = [estimate[text] for text in words if text in estimate]
-    return {"seed": seed, "move": index, "unseen": model.unknown_count(model.visible_of(game, state)),
-            "legal": len(game.legal_moves(state)), "played": played_words, "kept_win": " | ".join(words),
-            "played_estimate": _rounded(estimate.get(played_words)),
-            "best_kept_estimate": _rounded(max(kept, default=None))}
+    return keeping
 
 
-def _exact_chances(game: Game, model: Any, exact: bool, state: Any, played: Any, kept: str, nodes: int) -> dict:
-    """The exact fair win chance of the move played and the best of the moves in `kept`
-    (their words), where at most EXACT_UNSEEN cards are unseen and the expectimax fits in
-    `nodes`; else None for both."""
-    values = None
-    if exact and model.unknown_count(model.visible_of(game, state)) <= EXACT_UNSEEN:
-        search = FairExpectimax(game, model)
-        try:
-            values = search.move_values(model.visible_of(game, state), node_budget=nodes)
-        except SearchStopped:
-            values = None
-    if values is None:
-        return {"played_exact": None, "best_kept_exact": None}
-    chance = {model.move_words(game, state, move): value[0] for move, value in values}
-    return {"played_exact": _rounded(chance[model.move_words(game, state, played)]),
-            "best_kept_exact": _rounded(max(chance[words] for words in kept.split(" | ")))}
+def _exact_chances(game: Game, model: Any, visible: Any, nodes: int) -> dict[Any, float]:
+    """Each move's exact fair win chance, where at most EXACT_UNSEEN cards are unseen and the
+    expectimax fits in `nodes`; else no move's."""
+    if model.unknown_count(visible) > EXACT_UNSEEN:
+        return {}
+    try:
+        values = FairExpectimax(game, model).move_values(visible, node_budget=nodes)
+    except SearchStopped:
+        return {}
+    return {move: value[0] for move, value in values}
+
+
+def _played_and_best_kept(name: str, chance: dict[Any, float], played: Any, keeping: list[Any]) -> dict:
+    """The chance of the move played and the best of those that kept the win (None where unknown)."""
+    kept = [chance[move] for move in keeping if move in chance]
+    return {f"played_{name}": _rounded(chance.get(played)), f"best_kept_{name}": _rounded(max(kept, default=None))}
 
 
 def _rounded(value: float | None) -> float | None:

@@ -111,9 +111,10 @@ class Budget:
 #: What a table entry costs the Python engines, Adaman's int keys (measured: 145 bytes of
 #: peak RSS per entry, the dict's resizes included).  Royal Assassin's tuple keys cost about
 #: 450: the entries cap alone does not bound memory, so the Python engines also watch the
-#: process's peak resident memory (`MemoryGuard`).
+#: process's resident memory (`MemoryGuard`).
 PYTHON_ENTRY_BYTES = 200
-#: The guard reads the peak RSS once per this many new table entries.
+#: The guard reads the process's memory once per this many new table entries (the search for
+#: repeating positions: states).
 MEMORY_CHECK_EVERY = 4096
 #: What a dict's resize adds for a moment, per entry (its old and new arrays both live).
 DICT_RESIZE_BYTES = 48
