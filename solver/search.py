@@ -127,14 +127,13 @@ class MemoryGuard:
     where there is one): a process that solves several searches keeps the peak of an earlier
     one, and judged by the peak alone a later search would grow unseen up to it and then
     get its whole cap again.  Memory an earlier search freed that the allocator kept is still
-    reused unseen, so one process solving several big searches may hold the largest of them
-    plus the cap.  Where the platform cannot say (no `resource` module), only the entries
-    cap applies."""
+    reused unseen; a catalogue therefore replaces a worker that keeps much.  Where the
+    platform cannot say (no `resource` module), only the entries cap applies."""
 
     def __init__(self, megabytes: int | None):
         self.limit = None if megabytes is None else megabytes * 2**20
         self.start = self._peak() if self.limit is not None else None
-        self.start_now = self._resident() if self.limit is not None else None
+        self.start_now = self.resident() if self.limit is not None else None
 
     @staticmethod
     def _peak() -> int | None:
@@ -146,7 +145,7 @@ class MemoryGuard:
         return peak if sys.platform == "darwin" else peak * 1024  # bytes on macOS, KiB elsewhere
 
     @staticmethod
-    def _resident() -> int | None:
+    def resident() -> int | None:
         """The process's resident memory now, in bytes (None where /proc cannot say)."""
         try:
             with open("/proc/self/statm") as handle:
@@ -157,7 +156,7 @@ class MemoryGuard:
     def grown(self) -> int:
         """Bytes the process has grown by since the search began."""
         growth = self._peak() - self.start
-        now = self._resident()
+        now = self.resident()
         if now is not None and self.start_now is not None:
             growth = max(growth, now - self.start_now)
         return growth

@@ -86,8 +86,8 @@ def test_resuming_a_long_range_never_builds_it_in_memory(tmp_path):
     """10,000,000 seeds with 3 in the file: the run stops (Ctrl-C) after two seeds, having
     used a few hundred kilobytes, not the ~400 MB a list or set of the range costs."""
     path = tmp_path / "long.jsonl"
-    job = catalogue.make_job(make_game, "adaman", time_limit=None, max_states=100)
-    small_catalogue(path)
+    job = catalogue.make_job(make_game, "adaman", time_limit=None, max_states=100, max_memory_mb=None)
+    small_catalogue(path, max_memory_mb=None)  # uncapped: solved in this process, where the closure runs
     solved = []
 
     def solve_one(job, seed):
@@ -234,6 +234,21 @@ def test_max_memory_bounds_the_peak_resident_memory(game, seed, engine, cap):
     peak = _peak_rss_mb("solve", game, "--seed", str(seed), "--engine", engine, "--max-memory", str(cap),
                         "--time-limit", "300")
     assert peak - baseline <= cap * 1.1, (peak, baseline)
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_catalogue_keeps_the_memory_cap_over_several_big_searches(workers, tmp_path):
+    """Memory a search leaves to the allocator is reused unseen by the next search's cap,
+    so one process solving these three capped seeds grew by about twice the cap: a process
+    that keeps much after a seed must not start another.  (King's Reign's best-first list
+    reaches any cap within seconds.)"""
+    cap, out = 100, tmp_path / "kings-reign.jsonl"
+    baseline = _peak_rss_mb("deal", "kings-reign", "--seed", "1333")
+    peak = _peak_rss_mb("catalogue", "kings-reign", "--seeds", "1333,1433,1595", "--out", str(out),
+                        "--max-memory", str(cap), "--time-limit", "300", "--workers", str(workers))
+    rows = catalogue.read(out).rows
+    assert sorted(rows) == [1333, 1433, 1595] and all(row["score"] is None for row in rows.values())
+    assert peak - baseline <= cap * 1.5, (peak, baseline)
 
 
 # ----- 9: start-up ----------------------------------------------------------------------------

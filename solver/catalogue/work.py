@@ -23,8 +23,8 @@ from solver.catalogue.job import Job, error_row, probe_engine, solve_seed
 from solver.catalogue.store import _check_existing, _Writer
 from solver.seeds import SeedRanges
 
-#: Seeds in flight per worker: enough to keep every worker busy, few enough that an
-#: interrupted run loses little and a range of 100,000 seeds is never submitted at once.
+#: Seeds in flight per Dask worker thread: enough to keep every worker busy, few enough
+#: that an interrupted run loses little and a range of 100,000 seeds is never submitted at once.
 WINDOW_PER_WORKER = 4
 
 
@@ -69,7 +69,8 @@ def run(path: str | os.PathLike, job: Job, seeds: Iterable[int], workers: int | 
         solve_one: Callable[[Job, int], dict] = solve_seed) -> RunReport:
     """Solve every seed of `seeds` not yet in the catalogue at `path`, appending one row each.
 
-    `workers`: processes of a local pool (default: every core; 1 solves in this process).
+    `workers`: processes of a local pool (default: every core; 1 without a memory cap, or
+    for a single seed, solves in this process).
     `scheduler`: the address of a running Dask scheduler instead; the same rows come back.
     `on_start(todo, rows already in the file)` is called once before solving, and
     `on_row(row)` after each row is safely on disk.  `solve_one` is the per-seed function
@@ -95,7 +96,9 @@ def run(path: str | os.PathLike, job: Job, seeds: Iterable[int], workers: int | 
             todo = (seed for seed in seeds if seed not in book.rows)
             added = 0
             try:  # from here on a Ctrl-C, however early, ends with the rows written so far
-                pooled = client is None and workers > 1 and count > 1
+                # A memory cap is kept over several seeds only by processes that can be replaced
+                # (`_kept_limit`): this one cannot.
+                pooled = client is None and count > 1 and (workers > 1 or job.max_memory_mb is not None)
                 if pooled:  # a note every worker would print (no compiled engine) is printed here, once
                     probe_engine(job)
                 on_start(count, book.rows.values())
@@ -130,55 +133,109 @@ def _rows_in_process(job: Job, seeds: Iterable[int], solve_one: Callable) -> Ite
         yield row
 
 
-def _rows_from_pool(job: Job, seeds: Iterable[int], workers: int, solve_one: Callable) -> Iterator[dict]:
-    """Rows from a local process pool, as they finish, with a bounded window of seeds in
-    flight.  A worker that dies (killed, out of memory, a crash in compiled code) breaks
-    the pool: the seeds that were in flight are then retried one by one, each in a pool of
-    its own, so that only the seed that kills its worker becomes an ERROR row."""
+def _kept_limit(job: Job) -> int | None:
+    """Bytes a process may keep between two seeds before the next seed needs a fresh one.
+    A search's memory cap counts the process's growth, but memory the allocator kept from
+    an earlier search (Python's arenas pinned by a few live objects) is reused unseen: a
+    process solving several big searches would hold the largest of them plus the cap.
+    Bounded thus, a worker holds at most the cap plus this.  None: no memory cap, no limit."""
+    if job.max_memory_mb is None:
+        return None
+    return min(KEPT_MB, job.max_memory_mb // 4) * 2**20
+
+
+def _keeps_too_much(start: int | None, now: int | None, limit: int | None) -> bool:
+    return limit is not None and start is not None and now is not None and now - start > limit
+
+
+#: The most memory (MB) a worker may keep from its earlier seeds before it is replaced.
+KEPT_MB = 256
+
+
+def _rows_from_pool(job: Job, seeds: Iterator[int], workers: int, solve_one: Callable) -> Iterator[dict]:
+    """Rows from `workers` worker processes, as they finish, each worker solving one seed
+    at a time so that one that keeps too much memory after a seed is replaced before its
+    next (`_kept_limit`).  A worker that dies (killed, out of memory, a crash in compiled
+    code) has its seed retried in a pool of its own, so that only a seed that kills its
+    worker twice becomes an ERROR row."""
     ctrl_c = _DeferredCtrlC()  # first: a Ctrl-C while workers start is acted on like any other
     try:
         context = _mp_context()
         _start_fork_server(context)
         notes = search.noticed()  # printed here already (see probe_engine): the workers keep quiet
         ctrl_c.raise_if_pressed()
-        queue = iter(seeds)
-        window = workers * WINDOW_PER_WORKER
-        pool = _new_pool(workers, context, notes)
-        pending: dict = {}
+        limit = _kept_limit(job)
+        idle = [_Worker(context, notes) for _ in range(workers)]
+        running: dict = {}
         try:
             while True:
-                while len(pending) < window and (seed := next(queue, None)) is not None:
-                    pending[pool.submit(solve_one, job, seed)] = seed
-                if not pending:
+                while idle and (seed := next(seeds, None)) is not None:
+                    worker = idle.pop()
+                    running[worker.submit(solve_one, job, seed)] = (worker, seed)
+                if not running:
                     return
-                done, _ = wait(pending, timeout=CTRL_C_POLL, return_when=FIRST_COMPLETED)
+                done, _ = wait(running, timeout=CTRL_C_POLL, return_when=FIRST_COMPLETED)
                 ctrl_c.raise_if_pressed()
-                suspects = []
                 for future in done:
-                    seed = pending.pop(future)
+                    worker, seed = running.pop(future)
+                    idle.append(worker)
                     problem = future.exception()
                     if isinstance(problem, BrokenProcessPool):
-                        suspects.append(seed)
+                        worker.stop()
+                        yield _solve_alone(job, seed, solve_one, context, notes, ctrl_c)
                     elif problem is None:
-                        yield future.result()
+                        row, start, now = future.result()
+                        if _keeps_too_much(start, now, limit):
+                            worker.retire()
+                        yield row
                     elif isinstance(problem, Exception):
                         yield error_row(job, seed, problem)
                     else:
                         raise problem
-                if suspects:
-                    suspects += pending.values()
-                    pending.clear()
-                    _stop_pool(pool)
-                    for seed in suspects:
-                        yield _solve_alone(job, seed, solve_one, context, notes, ctrl_c)
-                    pool = _new_pool(workers, context, notes)
         finally:  # before the handler is restored: a second Ctrl-C cannot cut this short
-            if pending:
-                _stop_pool(pool)
-            else:
-                pool.shutdown(wait=True)
+            for worker, _ in running.values():
+                worker.stop()
+            for worker in idle:
+                worker.retire()
     finally:
         ctrl_c.restore()
+
+
+class _Worker:
+    """One worker process, in a pool of its own so that it can be replaced between two
+    seeds; started at its first seed."""
+
+    def __init__(self, context, notes: frozenset[str]):
+        self.context, self.notes, self.pool = context, notes, None
+
+    def submit(self, solve_one: Callable, job: Job, seed: int):
+        if self.pool is None:
+            self.pool = _new_pool(1, self.context, self.notes)
+        return self.pool.submit(_solve_measured, solve_one, job, seed)
+
+    def retire(self) -> None:
+        """Let the (idle) process end; the next seed starts a fresh one."""
+        if self.pool is not None:
+            self.pool.shutdown(wait=True)
+            self.pool = None
+
+    def stop(self) -> None:
+        """End the process now, busy or dead."""
+        if self.pool is not None:
+            _stop_pool(self.pool)
+            self.pool = None
+
+
+#: A worker process's resident memory when it began its first seed (its modules loaded).
+_worker_start: int | None = None
+
+
+def _solve_measured(solve_one: Callable, job: Job, seed: int) -> tuple[dict, int | None, int | None]:
+    """In a worker: the seed's row, and the worker's resident memory before its first seed and now."""
+    global _worker_start
+    if _worker_start is None:
+        _worker_start = search.MemoryGuard.resident()
+    return solve_one(job, seed), _worker_start, search.MemoryGuard.resident()
 
 
 class _DeferredCtrlC:
@@ -216,8 +273,7 @@ def _solve_alone(job: Job, seed: int, solve_one: Callable, context, notes: froze
         try:
             _result(pool.submit(_alive), ctrl_c)
         except BrokenProcessPool:
-            raise UsurperError("worker processes die as they start; the rows written are kept "
-                               "(--workers 1 solves in this process)") from None
+            raise UsurperError("worker processes die as they start; the rows written are kept") from None
         started = time.perf_counter()
         try:
             return _result(pool.submit(solve_one, job, seed), ctrl_c)

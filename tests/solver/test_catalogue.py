@@ -31,7 +31,9 @@ from solver.verify import check_claim
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 ADAMAN = catalogue.make_job(make_game, "adaman", engine="compiled", time_limit=None, max_states=30_000)
-ROYAL = catalogue.make_job(make_game, "royal-assassin", time_limit=None, max_states=3_000)
+#: Without a memory cap: solved in this process at --workers 1, so that a test's own
+#: solve_one may be a closure (a capped run solves in worker processes).
+ROYAL = catalogue.make_job(make_game, "royal-assassin", time_limit=None, max_states=3_000, max_memory_mb=None)
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
@@ -267,7 +269,7 @@ def test_a_run_with_other_parameters_is_refused_naming_the_difference(tmp_path):
     path = tmp_path / "ra.jsonl"
     catalogue.run(path, ROYAL, range(2), workers=1)
     before = path.read_bytes()
-    other = catalogue.make_job(make_game, "royal-assassin", time_limit=None, max_states=4_000)
+    other = catalogue.make_job(make_game, "royal-assassin", time_limit=None, max_states=4_000, max_memory_mb=None)
     with pytest.raises(UsurperError, match=r"holds max_states=3000, but this run asks max_states=4000"):
         catalogue.run(path, other, range(4), workers=1)
     with pytest.raises(UsurperError, match=r"game=royal-assassin.*game=adaman"):

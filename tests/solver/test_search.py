@@ -390,7 +390,7 @@ def test_the_memory_guard_sees_a_later_search_grow_below_an_earlier_peak(monkeyp
     mb = 2**20
     readings = {"peak": 1000 * mb, "now": 200 * mb}
     monkeypatch.setattr(module.MemoryGuard, "_peak", staticmethod(lambda: readings["peak"]))
-    monkeypatch.setattr(module.MemoryGuard, "_resident", staticmethod(lambda: readings["now"]))
+    monkeypatch.setattr(module.MemoryGuard, "resident", staticmethod(lambda: readings["now"]))
     guard = module.MemoryGuard(100)
     assert not guard.exceeded(0)
     readings["now"] = 350 * mb
@@ -402,6 +402,6 @@ def test_the_memory_guard_sees_a_later_search_grow_below_an_earlier_peak(monkeyp
 def test_the_memory_guard_reads_the_present_size_where_proc_can_say():
     from solver.search import MemoryGuard
 
-    now = MemoryGuard._resident()
+    now = MemoryGuard.resident()
     assert (now is not None) == os.path.exists("/proc/self/statm")
     assert now is None or now > 10 * 2**20  # a Python process with the games loaded
