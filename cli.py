@@ -81,6 +81,10 @@ def deal_options(func):
     return func
 
 
+REPLACE_HELP = ("When the tables reach --max-memory (or --max-table), forget entries and search on instead of "
+                "stopping: only the time or states limit ends the search (tree-search games).")
+
+
 def search_options(func):
     func = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")(func)
     func = click.option("--engine", type=click.Choice(ENGINES), default="auto", show_default=True,
@@ -132,15 +136,16 @@ def show(game, seed, deal_text, variants, players, suits, moves, reveal, as_json
                    "coalition in mixed strategies (three or more; Python engine) [default: q1-q3, and q4 for two].")
 @click.option("--seat", type=click.IntRange(min=1, max=4), default=1, show_default=True,
               help="Devil's Throne: the seat P the questions are asked for.")
+@click.option("--replace-when-full", is_flag=True, help=REPLACE_HELP)
 def solve_command(game, seed, deal_text, variants, players, suits, time_limit, max_states, max_table, max_memory,
-                  engine, as_json, winnable_only, questions, seat):
+                  engine, as_json, winnable_only, questions, seat, replace_when_full):
     """Is the deal winnable, what is the optimal score, and one line of play reaching it
     (Devil's Throne: the open-deal values of its §8 for one seat)."""
     from app.reports import format_solve, solve_report
     from solver.search import Budget
 
     rules, cards = load_deal(game, seed, deal_text, variants)
-    budget = Budget(time_limit, max_states, max_table, max_memory)
+    budget = Budget(time_limit, max_states, max_table, max_memory, replace_when_full)
     report = solve_report(rules, cards, rules.initial_state(cards), seed, "winnable" if winnable_only else "optimal",
                           seat - 1, tuple(questions), engine, budget)
     click.echo(as_json_text(report) if as_json else "\n".join(format_solve(report)))
@@ -322,12 +327,13 @@ def catalogue():
 @click.option("--verdict-limit", type=SECONDS,
               help="Mode optimal: seconds for a winnability search where the optimal one ran out "
                    "before deciding won or lost.")
-@click.option("--workers", type=click.IntRange(min=1), help="Local processes [default: every core; 1: no pool].")
+@click.option("--replace-when-full", is_flag=True, help=REPLACE_HELP)
+@click.option("--workers", type=click.IntRange(min=1), help="Local worker processes [default: every core].")
 @click.option("--scheduler", metavar="ADDRESS",
               help="Send the work to a running Dask scheduler instead (e.g. tcp://HOST:8786).")
 @click.option("--json", "as_json", is_flag=True, help="Print what the run did as JSON (rows stay in --out).")
 def catalogue_run(game, seeds, out, variants, mode, engine, time_limit, max_states, max_memory, verdict_limit,
-                  workers, scheduler, as_json):
+                  replace_when_full, workers, scheduler, as_json):
     """Solve every seed of --seeds, one row per seed in --out; re-running resumes."""
     import shlex
 
@@ -338,7 +344,7 @@ def catalogue_run(game, seeds, out, variants, mode, engine, time_limit, max_stat
 
     seed_range = parse_seed_ranges(seeds)
     job = catalogues.make_job(make_game, game, variants, mode, engine, time_limit, max_states, max_memory,
-                              verdict_limit)
+                              verdict_limit, replace_when_full)
     progress: dict = {}
 
     def start(todo, rows):

@@ -229,14 +229,14 @@ class CoverProblem:
 @dataclass(frozen=True)
 class CompiledLimits:
     """What a compiled search may spend (None: no limit), how the solver schedules it
-    (`schedule`: quick-win rounds, first-pass moves, level probes on or off, as the C
-    skeleton reads them), and whether it is the plain baseline (engine "compiled-plain")
-    instead of "pruned"."""
+    (`schedule`: quick-win rounds, first-pass moves, level probes on or off, and whether a
+    full table replaces entries, as the C skeleton reads them), and whether it is the plain
+    baseline (engine "compiled-plain") instead of "pruned"."""
 
     time_limit: float | None
     max_states: int | None
     max_table: int | None
-    schedule: tuple[int, int, int]
+    schedule: tuple[int, int, int, int]
     plain: bool = False
 
 

@@ -198,7 +198,8 @@ PyDoc_STRVAR(solve_doc,
 "two_jokers), the per-card sequences indexed by card id (kind 0 number, 1 Royal, 2 Joker),\n"
 "royal_value 16 ints ([column * 4 + code]), opponents 8 ints (two columns per suit).\n"
 "mode 'optimal' or 'winnable'; time_limit (seconds), max_states, max_table: None for no\n"
-"limit; schedule: (lds_rounds, first_pass_moves, level_probes), solver/search.py's SearchSettings.\n"
+"limit; schedule: (lds_rounds, first_pass_moves, level_probes, replace_when_full),\n"
+"solver/search.py's SearchSettings.schedule.\n"
 "\n"
 "Returns (verdict, score, line, line_score, states, table_hits, unique, max_depth,\n"
 "exhausted) with verdict 'WON', 'LOST' or 'UNDECIDED', line a list of move names and\n"
@@ -210,10 +211,10 @@ static PyObject *core_solve(PyObject *self, PyObject *args) {
     int pos, jokers_on, available, turned, redeal_blocked, status;
     Schedule schedule;
     const char *mode;
-    if (!PyArg_ParseTuple(args, "OiOOOiiiiiOsOOO(iii)", &stock_obj, &pos, &reserve_obj, &columns_obj, &locks_obj,
+    if (!PyArg_ParseTuple(args, "OiOOOiiiiiOsOOO(iiii)", &stock_obj, &pos, &reserve_obj, &columns_obj, &locks_obj,
                           &jokers_on, &available, &turned, &redeal_blocked, &status, &tables, &mode, &time_obj,
                           &states_obj, &table_obj, &schedule.lds_rounds, &schedule.first_pass_moves,
-                          &schedule.level_probes))
+                          &schedule.level_probes, &schedule.replace_when_full))
         return NULL;
     int optimal = parse_mode(mode);
     if (optimal < 0) return NULL;

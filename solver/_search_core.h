@@ -26,7 +26,10 @@
  *     full key is stored (no lossy hashing).  One word of the slot (SLOT_META) holds the
  *     key's last bits below SLOT_VALUE_SHIFT, then value + VALUE_OFFSET, the exact flag
  *     (bit 62) and the used flag (bit 63).  A table holds at most max_table entries, like
- *     the Python dicts under Budget.max_table; reaching the cap ends the search.  Its slot
+ *     the Python dicts under Budget.max_table; reaching the cap ends the search, or with the
+ *     schedule's replace_when_full stops its growth: a probe then visits a bounded window of
+ *     slots and a new key takes an empty one or replaces an entry (the search stays complete,
+ *     it may only search again what it forgot).  Its slot
  *     array starts at INITIAL_CAPACITY and doubles while under the cap, so a small search
  *     does not commit the memory of a 20-million-entry table.
  *   - budgets: states, time (checked every BUDGET_CHECK_EVERY states, with Python's
@@ -101,6 +104,7 @@ typedef struct {
     int lds_rounds;        /* rounds of limited discrepancy search before the complete win search */
     int first_pass_moves;  /* a won deal's value probes first over this many moves a position (0: none) */
     int level_probes;      /* a lost deal's optimum by level probes (0: value probes) */
+    int replace_when_full; /* a table at its cap replaces entries instead of ending the search */
 } Schedule;
 #define SLOT_EXACT (1ULL << 62)
 #define SLOT_USED (1ULL << 63)
@@ -113,6 +117,8 @@ typedef struct {
     u64 capacity;                     /* power of two */
     u64 count;
     long long cap;                    /* entries at most; < 0: none */
+    u64 window;                       /* while replacing: the most slots a key's probe visits */
+    int replacing;                    /* full: a new key takes an empty slot in its window or replaces one */
 } Table;
 
 /* One search: the game's data, the budgets, the tables, the counts and the lines. */
@@ -129,6 +135,7 @@ typedef struct {
      * of limited discrepancy search (Python's `tried`), each capped at max_table entries */
     Table table, tried;
     int lds_rounds, first_pass_moves, level_probes;  /* the schedule (solver/search.py's SearchSettings) */
+    int replace_when_full;            /* a table at its cap replaces entries instead of ending the search */
     /* stats */
     long long states, table_hits;
     int max_depth;
@@ -160,8 +167,24 @@ static inline int slot_value(const Slot *slot) {
     return (int)((SLOT_META(slot) >> SLOT_VALUE_SHIFT) & SLOT_VALUE_MASK) - VALUE_OFFSET;
 }
 
-/* The slot holding key k, or the empty slot where it would go. */
+/* What find_slot returns for a key absent from a full window: unused, and never written. */
+static Slot NO_SLOT;
+
+/* find_slot once the table replaces entries: its probe ends at the window's end. */
+static Slot *find_slot_in_window(const Table *t, const Slot *k) {
+    u64 mask = t->capacity - 1, i = hash_key(k) & mask;
+    for (u64 n = 0; n < t->window; n++) {
+        Slot *slot = &t->slots[i];
+        if (!slot_used(slot) || same_key(slot, k)) return slot;
+        i = (i + 1) & mask;
+    }
+    return &NO_SLOT;
+}
+
+/* The slot holding key k, or the empty slot where it would go (NO_SLOT: none in its window).
+ * Slots are never emptied, so the first empty slot ends a probe even while replacing. */
 static inline Slot *find_slot(const Table *t, const Slot *k) {
+    if (t->replacing) return find_slot_in_window(t, k);
     u64 mask = t->capacity - 1, i = hash_key(k) & mask;
     for (;;) {
         Slot *slot = &t->slots[i];
@@ -175,10 +198,42 @@ static Slot *new_slots(u64 capacity) { return calloc(capacity, sizeof(Slot)); }
 
 static int table_init(Table *t, long long cap) {
     t->capacity = INITIAL_CAPACITY;
+    t->window = 0;
+    t->replacing = 0;
     t->count = 0;
     t->cap = cap;
     t->slots = new_slots(t->capacity);
     return t->slots ? 0 : -1;
+}
+
+/* The fewest slots a key's probe visits once the table replaces entries: the victims of its
+ * keys spread over that many slots. */
+#define REPLACE_WINDOW 16
+
+/* The table stops growing: from now on a probe visits at most `window` slots, as far as any
+ * key already in it lies from its home (so none is lost), and at least REPLACE_WINDOW. */
+static void start_replacing(Table *t) {
+    u64 mask = t->capacity - 1, widest = 0;
+    for (u64 i = 0; i < t->capacity; i++) {
+        if (!slot_used(&t->slots[i])) continue;
+        Slot k = t->slots[i];
+        SLOT_META(&k) &= SLOT_KEY_MASK;
+        u64 distance = (i - (hash_key(&k) & mask)) & mask;
+        if (distance + 1 > widest) widest = distance + 1;
+    }
+    t->window = widest > REPLACE_WINDOW ? widest : REPLACE_WINDOW;
+    if (t->window > t->capacity) t->window = t->capacity;
+    t->replacing = 1;
+}
+
+/* The entry a new key k replaces: one of the slots its probe visits before `end` (the first
+ * empty slot, or NO_SLOT: the window's end), chosen by the count of states so far; NULL when
+ * there is none (k is then not stored).  Any entry may go: the search only loses what it knew. */
+static Slot *victim_slot(const Search *x, const Table *t, const Slot *k, const Slot *end) {
+    u64 mask = t->capacity - 1, home = hash_key(k) & mask;
+    u64 span = end == &NO_SLOT ? t->window : ((u64)(end - t->slots) - home) & mask;
+    if (span == 0) return NULL;
+    return &t->slots[(home + (u64)x->states % span) & mask];
 }
 
 static inline void prefetch_slot(const Table *t, const Slot *k) {
@@ -202,16 +257,26 @@ static void grow(Search *x, Table *t) {
     free(old);
 }
 
-/* Python's _store / _remember: a new key beyond the cap ends the search. */
+/* Python's _store / _remember: a new key beyond the cap ends the search, or with
+ * replace_when_full the table stops growing and replaces entries. */
 static void store(Search *x, Table *t, const Slot *k, int value, int exact) {
     Slot *slot = find_slot(t, k);
     if (!slot_used(slot)) {
-        if (t->cap >= 0 && (long long)t->count >= t->cap) exceed(x, EXHAUSTED_TABLE);
-        if ((t->count + 1) * 10 > t->capacity * 7) {
-            grow(x, t);
+        if (!t->replacing && t->cap >= 0 && (long long)t->count >= t->cap) {
+            if (!x->replace_when_full) exceed(x, EXHAUSTED_TABLE);
+            start_replacing(t);
             slot = find_slot(t, k);
         }
-        t->count++;
+        if (t->replacing) {  /* at the cap: the count stays */
+            slot = victim_slot(x, t, k, slot);
+            if (!slot) return;
+        } else {
+            if ((t->count + 1) * 10 > t->capacity * 7) {
+                grow(x, t);
+                slot = find_slot(t, k);
+            }
+            t->count++;
+        }
     }
     *slot = *k;
     SLOT_META(slot) |= SLOT_USED | (exact ? SLOT_EXACT : 0) | (u64)(value + VALUE_OFFSET) << SLOT_VALUE_SHIFT;
@@ -226,6 +291,8 @@ static void reset_table(Search *x, Table *t) {
     } else {
         memset(t->slots, 0, t->capacity * sizeof(Slot));
         t->count = 0;
+        t->window = 0;
+        t->replacing = 0;
     }
 }
 
@@ -604,6 +671,7 @@ static PyObject *solve_position(const Ctx *game, const State *root, int optimal,
     x->lds_rounds = schedule.lds_rounds;
     x->first_pass_moves = schedule.first_pass_moves;
     x->level_probes = schedule.level_probes;
+    x->replace_when_full = schedule.replace_when_full;
     x->plain_ceiling = plain_ceiling;
 #ifndef PLAIN_LEGAL_MOVES
     if (plain_ceiling >= 0) {

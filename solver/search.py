@@ -75,9 +75,10 @@ class SearchSettings:
     first_pass_moves: int = 4
     level_probes: bool = True
 
-    def schedule(self) -> tuple[int, int, int]:
-        """The settings as the compiled skeleton reads them."""
-        return self.lds_rounds, self.first_pass_moves, int(self.level_probes)
+    def schedule(self, replace_when_full: bool = False) -> tuple[int, int, int, int]:
+        """The settings as the compiled skeleton reads them, with the budget's choice of
+        what a full table does."""
+        return self.lds_rounds, self.first_pass_moves, int(self.level_probes), int(replace_when_full)
 
 
 DEFAULT_SETTINGS = SearchSettings()
@@ -87,12 +88,14 @@ DEFAULT_SETTINGS = SearchSettings()
 class Budget:
     """Limits of one search; None means unlimited.  The transposition table is capped by
     `max_table` entries and by `max_memory_mb`, which each engine turns into entries by
-    what one of its entries costs."""
+    what one of its entries costs.  A table at its cap ends the search, or with
+    `replace_when_full` replaces entries, so that only time or states end it."""
 
     time_limit: float | None = None
     max_states: int | None = None
     max_table: int | None = None
     max_memory_mb: int | None = 4096
+    replace_when_full: bool = False
 
     def table_cap(self, entry_bytes: int) -> tuple[int | None, str]:
         """The entries a table of `entry_bytes`-byte entries may hold, and the words that
@@ -270,7 +273,7 @@ def _compiled(game: Game, state: Any, mode: str, budget: Budget, settings: Searc
     table_cap, cap_reason = budget.table_cap(game.compiled_entry_bytes or PYTHON_ENTRY_BYTES)
     started = time.perf_counter()
     run = game.compiled_solve(state, mode, CompiledLimits(budget.time_limit, budget.max_states, table_cap,
-                                                          settings.schedule(), plain))
+                                                          settings.schedule(budget.replace_when_full), plain))
     if run is None:
         return None
     stats = Stats(run.states, run.table_hits, run.unique, run.max_depth, time.perf_counter() - started)
@@ -623,10 +626,18 @@ class _Search:
     def _remember(self, table: dict, key, entry) -> None:
         size = len(table)
         if self.table_cap is not None and size >= self.table_cap and key not in table:
-            raise BudgetExceeded(self.table_cap_reason)
-        if size % MEMORY_CHECK_EVERY == 0 and size and key not in table and self.memory.exceeded(size):
-            raise BudgetExceeded(f"memory cap of {self.budget.max_memory_mb} MB")
+            self._make_room(table, self.table_cap_reason)
+        elif size % MEMORY_CHECK_EVERY == 0 and size and key not in table and self.memory.exceeded(size):
+            self._make_room(table, f"memory cap of {self.budget.max_memory_mb} MB")
         table[key] = entry
+
+    def _make_room(self, table: dict, reason: str) -> None:
+        """A full table ends the search; with replace_when_full it stops growing and its
+        newest entry goes (a dict's cheapest removal: the search only loses what it knew)."""
+        if not self.budget.replace_when_full:
+            raise BudgetExceeded(reason)
+        self.table_cap = len(table)
+        table.popitem()
 
     def _note_terminal_line(self, score: int, line: list) -> None:
         if self.best_score is None or score > self.best_score:

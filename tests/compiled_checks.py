@@ -104,3 +104,24 @@ def plain_answer_checked(game, state, plain_budget):
             assert compiled.score == compiled.line_score == plain.score
         check_line(game, state, compiled)
     return plain
+
+
+def check_a_full_table_that_replaces_keeps_the_answers(game, seeds, caps=(20, 400), python_caps=(20,)):
+    """With replace_when_full a table at its cap forgets entries instead of ending the
+    search: in both modes the answers are the uncapped ones (verdict, optimal score, a line
+    that replays), from the compiled engine and from its Python twin, which forget different
+    entries; and forgetting cost states somewhere (the replacing path ran)."""
+    searched_again = False
+    for seed in seeds:
+        state = game.initial_state(game.deal_from_seed(seed))
+        for mode in MODES:
+            full = solve(game, state, mode, "compiled")
+            assert not full.exhausted
+            for engine, engine_caps in (("compiled", caps), ("pruned", python_caps)):
+                for cap in engine_caps:
+                    result = solve(game, state, mode, engine, Budget(max_table=cap, replace_when_full=True))
+                    assert (result.verdict, result.score, result.exhausted) == (full.verdict, full.score, ""), \
+                        (seed, mode, engine, cap)
+                    check_line(game, state, result)
+                    searched_again |= result.stats.states > full.stats.states
+    assert searched_again

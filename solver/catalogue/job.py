@@ -20,7 +20,7 @@ from importlib import metadata
 from pathlib import Path
 
 from games.base import LOST, UNDECIDED, WON, EngineError, Game, UsurperError
-from solver.analysis import analyse, engines_of
+from solver.analysis import analyse, check_replacing, engines_of
 from solver.search import Budget
 from solver.verify import check_claim
 
@@ -38,7 +38,9 @@ FORMAT_VERSION = 1
 
 #: The header fields that shape the answers: a resumed run must ask the same question.
 QUESTION_FIELDS = ("format", "version", "game", "variants", "mode", "engine", "time_limit", "max_states",
-                   "max_memory_mb", "verdict_limit")
+                   "max_memory_mb", "verdict_limit", "replace_when_full")
+#: The question fields a header may leave out (those added later), and what their absence means.
+QUESTION_DEFAULTS = {"replace_when_full": False}
 
 
 def _package_version() -> str:
@@ -72,18 +74,24 @@ class Job:
     #: costs far more than deciding the deal, so a short optimal search plus this one
     #: decides almost every deal at a fraction of the time.
     verdict_limit: float | None = None
+    #: A table at its cap replaces entries instead of ending the search (tree search only).
+    replace_when_full: bool = False
 
     def budget(self) -> Budget:
-        return Budget(time_limit=self.time_limit, max_states=self.max_states, max_memory_mb=self.max_memory_mb)
+        return Budget(time_limit=self.time_limit, max_states=self.max_states, max_memory_mb=self.max_memory_mb,
+                      replace_when_full=self.replace_when_full)
 
     def verdict_budget(self) -> Budget:
-        return Budget(time_limit=self.verdict_limit, max_states=self.max_states, max_memory_mb=self.max_memory_mb)
+        return Budget(time_limit=self.verdict_limit, max_states=self.max_states, max_memory_mb=self.max_memory_mb,
+                      replace_when_full=self.replace_when_full)
 
     def header(self) -> dict:
         return {
             "format": FORMAT, "version": FORMAT_VERSION, "game": self.game, "variants": list(self.variants),
             "mode": self.mode, "engine": self.engine, "time_limit": self.time_limit, "max_states": self.max_states,
-            "max_memory_mb": self.max_memory_mb, "verdict_limit": self.verdict_limit, "created_by": ENGINE_VERSION,
+            "max_memory_mb": self.max_memory_mb, "verdict_limit": self.verdict_limit,
+            # only when set, so that the files made before it existed still match their runs
+            **({"replace_when_full": True} if self.replace_when_full else {}), "created_by": ENGINE_VERSION,
         }
 
     @property
@@ -109,7 +117,7 @@ class Catalogue:
 def make_job(build: Callable[[str, Sequence[str]], Game], game_name: str, variants: Iterable[str] = (),
              mode: str = "optimal", engine: str = "auto", time_limit: float | None = 60.0,
              max_states: int | None = None, max_memory_mb: int | None = 4096,
-             verdict_limit: float | None = None) -> Job:
+             verdict_limit: float | None = None, replace_when_full: bool = False) -> Job:
     """A checked Job: the game and its variants exist (named canonically), the mode is
     known, and the engine is one this game and variant offer."""
     game = build(game_name, list(variants))
@@ -122,8 +130,9 @@ def make_job(build: Callable[[str, Sequence[str]], Game], game_name: str, varian
     _check_engine(game, mode, engine)
     if verdict_limit is not None and mode != "optimal":
         raise UsurperError("--verdict-limit only applies to mode optimal (mode winnable decides the verdict)")
+    check_replacing(game, Budget(replace_when_full=replace_when_full))
     return Job(game.name, build, canonical_variants(game), mode, engine, time_limit, max_states, max_memory_mb,
-               verdict_limit)
+               verdict_limit, replace_when_full)
 
 
 def canonical_variants(game: Game) -> tuple[str, ...]:

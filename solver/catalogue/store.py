@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from games.base import LOST, WON, UsurperError
-from solver.catalogue.job import FORMAT, FORMAT_VERSION, OUTCOMES, QUESTION_FIELDS, Catalogue, Job
+from solver.catalogue.job import FORMAT, FORMAT_VERSION, OUTCOMES, QUESTION_DEFAULTS, QUESTION_FIELDS, Catalogue, Job
 
 
 def read(path: str | os.PathLike) -> Catalogue:
@@ -382,7 +382,7 @@ def _parse(path: Path, data: bytes) -> tuple[Catalogue, int, list[int]]:
     if header.get("version") != FORMAT_VERSION:
         raise UsurperError(f"{path}: catalogue format version {header.get('version')!r} is not "
                            f"{FORMAT_VERSION}, the one this usurper reads")
-    missing = [name for name in QUESTION_FIELDS if name not in header]
+    missing = [name for name in QUESTION_FIELDS if name not in header and name not in QUESTION_DEFAULTS]
     if missing:
         raise UsurperError(f"{path}: the catalogue header lacks {', '.join(missing)}")
     wrong = [name for name, kinds in _HEADER_TYPES.items() if not _has_type(header.get(name), kinds)]
@@ -417,7 +417,7 @@ def _parse(path: Path, data: bytes) -> tuple[Catalogue, int, list[int]]:
 #: or null), so that a hand-edited file is refused here rather than failing later.
 _HEADER_TYPES = {"game": (str,), "variants": (list,), "mode": (str,), "engine": (str,),
                  "time_limit": (float, None), "max_states": (int, None), "max_memory_mb": (int, None),
-                 "verdict_limit": (float, None)}
+                 "verdict_limit": (float, None), "replace_when_full": (bool, None)}
 _ROW_TYPES = {"score": (int, None), "best": (int, None), "bound": (int, None), "states": (int, None),
               "seconds": (float, None), "first_move": (str, None), "engine": (str, None), "error": (str, None)}
 
@@ -447,11 +447,14 @@ _DECODER = json.JSONDecoder(parse_constant=_refuse_constant)
 
 def _check_header(catalogue: Catalogue, job: Job) -> None:
     """A resumed run must ask exactly the question the file answers."""
+    def field(header: dict, name: str) -> Any:
+        return header.get(name, QUESTION_DEFAULTS.get(name))
+
     wanted = job.header()
-    differ = [name for name in QUESTION_FIELDS if catalogue.header.get(name) != wanted[name]]
+    differ = [name for name in QUESTION_FIELDS if field(catalogue.header, name) != field(wanted, name)]
     if differ:
-        has = ", ".join(f"{name}={_show(catalogue.header.get(name))}" for name in differ)
-        asks = ", ".join(f"{name}={_show(wanted[name])}" for name in differ)
+        has = ", ".join(f"{name}={_show(field(catalogue.header, name))}" for name in differ)
+        asks = ", ".join(f"{name}={_show(field(wanted, name))}" for name in differ)
         raise UsurperError(f"{catalogue.path} holds {has}, but this run asks {asks}: "
                            "re-run with the file's options, or write to another --out")
 

@@ -23,6 +23,7 @@ import pytest
 from adaman_play import playout
 from compiled_checks import (
     MODES,
+    check_a_full_table_that_replaces_keeps_the_answers,
     check_budget_messages,
     check_every_small_budget,
     check_exhausted_budget,
@@ -334,3 +335,7 @@ def test_compiled_gives_the_answers_of_the_python_engine_on_200_excuse_deals(fir
                 counts[name] += 1
     print(f"Excuse seeds {first}-{first + 49}: decided {counts}")
     assert counts["compiled"] >= 45 and counts["fold"] >= 25
+
+
+def test_a_full_table_that_replaces_entries_keeps_every_answer():
+    check_a_full_table_that_replaces_keeps_the_answers(BASIC, (14,))

@@ -19,6 +19,7 @@ import random
 import pytest
 from compiled_checks import (
     MODES,
+    check_a_full_table_that_replaces_keeps_the_answers,
     check_budget_messages,
     check_every_small_budget,
     check_exhausted_budget,
@@ -268,3 +269,7 @@ def test_a_turned_card_at_the_root_still_lets_the_joker_be_placed_first():
         result = solve(game, state, "optimal", engine)
         assert (result.verdict, result.score, result.line[0]) == (WON, 12, "J(C)")
         check_line(game, state, result)
+
+
+def test_a_full_table_that_replaces_entries_keeps_every_answer():
+    check_a_full_table_that_replaces_keeps_the_answers(BASE, (131, 80))  # lost, won
