@@ -28,6 +28,11 @@ from solver.seeds import SeedRanges
 WINDOW_PER_WORKER = 4
 
 
+#: The most memory (MB) a worker may keep from its earlier seeds before it is replaced
+#: (`_kept_limit`).
+KEPT_MB = 256
+
+
 #: Seconds between looks at a deferred Ctrl-C while the pool's seeds run.
 CTRL_C_POLL = 0.1
 
@@ -147,9 +152,6 @@ def _kept_limit(job: Job) -> int | None:
 def _keeps_too_much(start: int | None, now: int | None, limit: int | None) -> bool:
     return limit is not None and start is not None and now is not None and now - start > limit
 
-
-#: The most memory (MB) a worker may keep from its earlier seeds before it is replaced.
-KEPT_MB = 256
 
 
 def _rows_from_pool(job: Job, seeds: Iterator[int], workers: int, solve_one: Callable) -> Iterator[dict]:
