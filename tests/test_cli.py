@@ -140,3 +140,21 @@ def test_illegal_hint_moves_are_one_line_and_exit_code_2():
     done = usurper("hint", "adaman", "--seed", "5", "--moves", "Huntress <- Ace of Moons")
     assert done.returncode == 2
     assert done.stderr.startswith("usurper: error: move 1") and len(done.stderr.strip().splitlines()) == 1
+
+
+def test_replace_when_full_searches_on_where_the_cap_would_stop_it(tmp_path):
+    capped = usurper("solve", "royal-assassin", "--seed", "80", "--max-table", "20")
+    assert capped.returncode == 0 and "UNDECIDED" in capped.stdout
+    replacing = usurper("solve", "royal-assassin", "--seed", "80", "--max-table", "20", "--replace-when-full")
+    assert replacing.returncode == 0 and "Verdict: WON, optimal score 12" in replacing.stdout
+    refused = usurper("solve", "kings-reign", "--seed", "0", "--replace-when-full")
+    assert refused.returncode == 2 and refused.stdout == ""
+    assert refused.stderr.strip().splitlines() == [
+        "usurper: error: --replace-when-full is for the tree search; kings-reign's search for repeating "
+        "positions keeps every position it has seen"]
+    out = tmp_path / "ra.jsonl"
+    made = usurper("catalogue", "royal-assassin", "--seeds", "0-1", "--out", str(out), "--replace-when-full")
+    assert made.returncode == 0 and json.loads(out.read_text().splitlines()[0])["replace_when_full"] is True
+    other = usurper("catalogue", "royal-assassin", "--seeds", "0-2", "--out", str(out))
+    assert other.returncode == 2 and "holds replace_when_full=True, but this run asks replace_when_full=False" \
+        in other.stderr
