@@ -43,7 +43,7 @@ def job_of(book: catalogue.Catalogue) -> catalogue.Job:
     header = book.header
     return catalogue.make_job(make_game, header["game"], header["variants"], header["mode"], header["engine"],
                               header["time_limit"], header["max_states"], header["max_memory_mb"],
-                              header.get("verdict_limit"))
+                              header.get("verdict_limit"), header.get("replace_when_full", False))
 
 
 def cheapest_decided(book: catalogue.Catalogue, count: int, most_seconds: float) -> list[dict]:
