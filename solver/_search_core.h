@@ -117,7 +117,7 @@ typedef struct {
     u64 capacity;                     /* power of two */
     u64 count;
     long long cap;                    /* entries at most; < 0: none */
-    u64 window;                       /* while replacing: the most slots a key's probe visits */
+    u64 window;                       /* while replacing (set by start_replacing): the most slots a probe visits */
     int replacing;                    /* full: a new key takes an empty slot in its window or replaces one */
 } Table;
 
@@ -198,7 +198,6 @@ static Slot *new_slots(u64 capacity) { return calloc(capacity, sizeof(Slot)); }
 
 static int table_init(Table *t, long long cap) {
     t->capacity = INITIAL_CAPACITY;
-    t->window = 0;
     t->replacing = 0;
     t->count = 0;
     t->cap = cap;
@@ -291,7 +290,6 @@ static void reset_table(Search *x, Table *t) {
     } else {
         memset(t->slots, 0, t->capacity * sizeof(Slot));
         t->count = 0;
-        t->window = 0;
         t->replacing = 0;
     }
 }

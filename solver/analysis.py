@@ -63,7 +63,7 @@ def analyse(game: Game, state: Any, question: Question = "optimal", budget: Budg
     (mode "optimal" or "winnable"), an Analysis of the asked seat for a simultaneous one."""
     family = search_family(game)
     chosen = _engine(game, family, engine)
-    check_replacing(game, budget)
+    check_replacing(game, budget.replace_when_full)
     if family == SIMULTANEOUS:
         return _analyse_seat(game, state, question, budget, chosen)
     if isinstance(question, SeatQuestions) or question not in MODES:
@@ -76,11 +76,11 @@ def analyse(game: Game, state: Any, question: Question = "optimal", budget: Budg
     return solve(game, state, question, chosen, budget, settings)
 
 
-def check_replacing(game: Game, budget: Budget) -> None:
+def check_replacing(game: Game, replace_when_full: bool) -> None:
     """A table that replaces entries when full is the tree search's alone: the others keep
     every position they have seen (the repeating positions' search relies on it)."""
     family = search_family(game)
-    if budget.replace_when_full and family != TREE:
+    if replace_when_full and family != TREE:
         raise UsurperError(f"--replace-when-full is for the tree search; {game.name}'s {family} keeps every "
                            "position it has seen")
 

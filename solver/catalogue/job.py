@@ -130,7 +130,7 @@ def make_job(build: Callable[[str, Sequence[str]], Game], game_name: str, varian
     _check_engine(game, mode, engine)
     if verdict_limit is not None and mode != "optimal":
         raise UsurperError("--verdict-limit only applies to mode optimal (mode winnable decides the verdict)")
-    check_replacing(game, Budget(replace_when_full=replace_when_full))
+    check_replacing(game, replace_when_full)
     return Job(game.name, build, canonical_variants(game), mode, engine, time_limit, max_states, max_memory_mb,
                verdict_limit, replace_when_full)
 

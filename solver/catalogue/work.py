@@ -153,7 +153,6 @@ def _keeps_too_much(start: int | None, now: int | None, limit: int | None) -> bo
     return limit is not None and start is not None and now is not None and now - start > limit
 
 
-
 def _rows_from_pool(job: Job, seeds: Iterator[int], workers: int, solve_one: Callable) -> Iterator[dict]:
     """Rows from `workers` worker processes, as they finish, each worker solving one seed
     at a time so that one that keeps too much memory after a seed is replaced before its
