@@ -83,7 +83,7 @@ the solver turns them into its results.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Protocol
@@ -558,6 +558,22 @@ class SimultaneousGame(Game):
     def compiled_paranoid(self, state: State, seat: int, question: str, margin: bool) -> CompiledSeatSearch | None:
         """The game's compiled Q1-Q3 search from this round start, or None (as compiled_q4)."""
         return None
+
+    def joint_play_model(self, state: State, seat: int, margin: bool) -> JointPlayModel | None:
+        """An exact CP-SAT model of every joint play from this round start whose objective is
+        `seat`'s payoff at the end (its cards, or with `margin` its cards less the most any
+        other seat holds), or None: none here.  Q1 is its optimum."""
+        return None
+
+
+class JointPlayModel(Protocol):
+    """A game's CP-SAT model of joint play (`model`, a maximisation) and how to read the line
+    of joint moves a solution describes (`read` tells whether a literal is true in it)."""
+
+    model: Any
+
+    def line(self, read: Callable[[Any], bool]) -> list[tuple]:
+        ...
 
 
 class CompiledSeatSearch(Protocol):

@@ -10,10 +10,16 @@ items the Resources left at a win.
 
 Ignoring when things happen makes this a relaxation: its answer is an upper bound on what
 real play can keep, and "infeasible" proves that real play cannot cover every demand.
+
+`maximise` solves a model a game states in full (Devil's Throne's joint play, whose optimum
+is Q1): the best solution found and the bound CP-SAT proved, both as far as time allowed.
 """
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -77,3 +83,33 @@ def _best_keep(problem: CoverProblem, time_limit: float) -> int | None:
         return int(solver.BestObjectiveBound())
     # UNKNOWN: nothing proven either way; the trivial bound keeps the answer sound.
     return sum(sorted(problem.values, reverse=True)[: problem.max_kept])
+
+
+#: CP-SAT's workers for a model solved on its own: a portfolio of strategies finds lines and
+#: proofs far sooner than one worker; the threads share whatever cores the process has.
+PORTFOLIO_WORKERS = 8
+
+
+@dataclass(frozen=True)
+class Maximised:
+    """A maximisation's result: the best value found (None: no solution found), the proven
+    bound (None: nothing proven), and `read`, whether a literal is true in the solution."""
+
+    value: int | None
+    bound: int | None
+    read: Callable[[Any], bool] | None
+
+
+def maximise(model: Any, seconds: float | None) -> Maximised:
+    """Solve `model` (a CpModel with an objective to maximise) within `seconds` (None: to the end)."""
+    from ortools.sat.python import cp_model
+
+    solver = cp_model.CpSolver()
+    if seconds is not None:
+        solver.parameters.max_time_in_seconds = max(0.0, seconds)
+    solver.parameters.num_workers = PORTFOLIO_WORKERS
+    status = solver.solve(model)
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return Maximised(None, None, None)
+    bound = solver.objective_value if status == cp_model.OPTIMAL else math.floor(solver.best_objective_bound + 1e-6)
+    return Maximised(int(round(solver.objective_value)), int(round(bound)), solver.boolean_value)

@@ -26,11 +26,16 @@ be the least.  The game's `cards_reachable` bounds what any payoff can still mov
 
 The search is driven by null-window probes ("is the value at least g?"), each of which
 proves a floor or a ceiling, halving the interval until it closes (Q1 probes the ceiling
-first: everyone helping P often reaches it).  Before them, Q2 and Q3 get two one-sided
-searches, each a fixed strategy against the best reply: P on the game's greedy bot (a floor
-for Q2 and Q3) and the other seats on it, aimed at P (a ceiling for Q3 and Q2).  The answers
-already known narrow the start (Q2 <= Q3 <= Q1).  So every end of an interval is a real
-guarantee, and the answer says which: a strategy found, a finished probe, a bound.
+first: everyone helping P often reaches it).  Q1 is also a single optimisation over joint
+play, which a game may state whole as a CP-SAT model (`joint_play_model`): where the first
+probe does not decide within its share of a time limit, the model's best line, replayed
+through the rules, raises the floor and its proven bound lowers the ceiling; a line that
+does not replay to the value claimed is a defect, reported as an error, never used.
+Before the probes, Q2 and Q3 get two one-sided searches, each a fixed strategy against the
+best reply: P on the game's greedy bot (a floor for Q2 and Q3) and the other seats on it,
+aimed at P (a ceiling for Q3 and Q2).  The answers already known narrow the start
+(Q2 <= Q3 <= Q1).  So every end of an interval is a real guarantee, and the answer says
+which: a strategy found, a finished probe, a bound.
 
 Engines: "python" is this module; "compiled" hands round starts to the game's compiled
 hooks (`compiled_q4` for two players, `compiled_paranoid` for any number: for Devil's
@@ -64,7 +69,9 @@ from games.base import (
     UnsupportedGame,
     Verdict,
 )
+from solver.cpsat import maximise
 from solver.search import Budget, BudgetExceeded, notice_once, state_budget_text
+from solver.verify import replay
 
 QUESTIONS = ("q1", "q2", "q3", "q4", "q5")
 #: The questions answered in mixed strategies (the others are pure max/min trees).
@@ -172,11 +179,13 @@ def default_questions(players: int) -> tuple[str, ...]:
 
 
 def analyse(game: Game, state: Any, seat: int = 0, questions: Sequence[str] | None = None,
-            budget: Budget = Budget(), engine: str = "auto") -> Analysis:
+            budget: Budget = Budget(), engine: str = "auto", joint_model: bool | None = None) -> Analysis:
     """Answer `questions` (q1-q5; None: `default_questions`) for seat P = `seat` from `state`;
     each question has the whole budget (its two payoffs share it).  Q4 needs two players, Q5
     three or more.  `engine`: "python", "compiled" (Q4 values of round starts from the game's
-    `compiled_q4` hook; EngineError without one) or "auto" (compiled where the game offers it)."""
+    `compiled_q4` hook; EngineError without one) or "auto" (compiled where the game offers it).
+    `joint_model`: whether Q1 also asks the game's model of joint play (None: where the budget
+    is a time limit without a state limit, since the model counts no states)."""
     check_simultaneous(game)
     players = len(game.returns(state))
     questions = default_questions(players) if questions is None else questions
@@ -197,7 +206,7 @@ def analyse(game: Game, state: Any, seat: int = 0, questions: Sequence[str] | No
         if question in MIXED:
             answers[question] = _answer_mixed(game, state, seat, question, budget, engine)
         else:
-            answers[question] = _answer_paranoid(game, state, seat, question, budget, engine, answers)
+            answers[question] = _answer_paranoid(game, state, seat, question, budget, engine, answers, joint_model)
     _tighten(answers)
     return Analysis(seat, answers)
 
@@ -260,6 +269,13 @@ GREEDY_HIGH = "the others playing the greedy bot against P hold P's best reply t
 ONE_SIDED_SHARE = 0.2
 #: Of the time for a Q1 payoff, what the first probe (at the ceiling) may take.
 Q1_CEILING_SHARE = 0.5
+#: ... when the game's model of joint play comes next, and of the time then left, the model's.
+Q1_PROBE_BEFORE_MODEL_SHARE = 0.1
+Q1_MODEL_SHARE = 0.8
+#: Of a Q1's time, the cards' where the model is used.
+Q1_MODEL_CARDS_SHARE = 0.75
+MODEL_LOW = "a line of joint play found by the CP-SAT model reaches it (replayed)"
+MODEL_HIGH = "the CP-SAT model of every joint play proves no more"
 
 
 @dataclass
@@ -281,21 +297,28 @@ class _Interval:
 
 
 def _answer_paranoid(game: SimultaneousGame, state: Any, seat: int, question: str, budget: Budget,
-                     engine: str, known: dict[str, Answer] | None = None) -> Answer:
+                     engine: str, known: dict[str, Answer] | None = None, joint_model: bool | None = None) -> Answer:
     """Each payoff: the cheap bounds, narrowed by the answers already known (Q2 <= Q3 <= Q1),
     then for Q2 and Q3 by two one-sided searches (P on the greedy bot against the others'
     best reply; the others on it against P's best reply), then probes with null windows
-    until the bounds meet.  The cards get half the time; the margin what is left."""
+    until the bounds meet.  The cards get half the time (three quarters for a Q1 that uses the
+    game's model of joint play: its line for the cards bounds the margin too); the margin
+    what is left."""
     answer = Answer(question, seat)
     started = time.perf_counter()
     every_card = game.returns(state)[seat] + game.cards_reachable(state)
+    model_line = None
     for payoff in (CARDS, MARGIN):
-        searches = _Searches(game, state, seat, question, payoff, budget, _payoff_deadline(payoff, started, budget),
-                             answer.stats, engine)
+        use_model = _uses_model(question, budget, joint_model)
+        searches = _Searches(game, state, seat, question, payoff, budget,
+                             _payoff_deadline(payoff, started, budget, use_model), answer.stats, engine, use_model)
         bounds = searches.start_bounds(known or {})
         if payoff == MARGIN and answer.cards is not None and answer.cards == every_card:
             # P takes every card that can still be won: no one else gains, the lead grows by them all
             bounds.raise_low(bounds.high, "the line taking every card for P leaves the others none")
+        if payoff == MARGIN and model_line is not None:
+            bounds.raise_low(payoff_now(game.returns(model_line.end), seat, MARGIN), MODEL_LOW)
+            searches.model_action = model_line.action
         root_action = None
         try:
             if question != "q1" and bounds.low < bounds.high:
@@ -303,6 +326,7 @@ def _answer_paranoid(game: SimultaneousGame, state: Any, seat: int, question: st
             root_action = searches.drive(bounds)
         except BudgetExceeded as exc:
             answer.exhausted = answer.exhausted or str(exc)
+        model_line = searches.model_line
         if bounds.low == bounds.high:
             if payoff == CARDS:
                 answer.cards = int(bounds.low)
@@ -326,20 +350,45 @@ def payoff_now(returns: Sequence[int], seat: int, payoff: str) -> int:
     return returns[seat] - max(cards for other, cards in enumerate(returns) if other != seat)
 
 
-def _payoff_deadline(payoff: str, started: float, budget: Budget) -> float | None:
-    """When a payoff's search must stop: the cards, asked first, get half the time."""
+def _uses_model(question: str, budget: Budget, joint_model: bool | None) -> bool:
+    """Whether Q1 asks the game's model of joint play: as told, else where the budget is a
+    time limit alone (the model counts no states, so it cannot keep a state budget)."""
+    if question != "q1":
+        return False
+    if joint_model is not None:
+        return joint_model
+    return budget.time_limit is not None and budget.max_states is None
+
+
+def _payoff_deadline(payoff: str, started: float, budget: Budget, with_model: bool = False) -> float | None:
+    """When a payoff's search must stop: the cards, asked first, get half the time, or three
+    quarters where the model of joint play is used."""
     if budget.time_limit is None:
         return None
-    return started + budget.time_limit / (2 if payoff == CARDS else 1)
+    if payoff != CARDS:
+        return started + budget.time_limit
+    return started + budget.time_limit * (Q1_MODEL_CARDS_SHARE if with_model else 0.5)
+
+
+@dataclass(frozen=True)
+class _ModelLine:
+    """Where the line of the model's best solution ends, and P's first action on it."""
+
+    end: Any
+    action: str
 
 
 class _Searches:
-    """One payoff of one question: the searches (Python or compiled) and the probe driver."""
+    """One payoff of one question: the searches (Python or compiled), the game's model of
+    joint play (Q1) and the probe driver."""
 
     def __init__(self, game: SimultaneousGame, state: Any, seat: int, question: str, payoff: str, budget: Budget,
-                 deadline: float | None, stats: Stats, engine: str):
+                 deadline: float | None, stats: Stats, engine: str, use_model: bool = False):
         self.game, self.state, self.seat, self.question, self.payoff = game, state, seat, question, payoff
         self.budget, self.deadline, self.stats, self.engine = budget, deadline, stats, engine
+        self.use_model = use_model
+        self.model_line: _ModelLine | None = None   # the model's line, once solved
+        self.model_action: str | None = None        # P's root action on a line the model found
 
     def search(self, fixed: tuple[int, ...] = (), deadline: float | None = None) -> _Paranoid:
         compiled = _compiled_paranoid(self.game, self.state, self.seat, self.question, self.payoff, self.engine,
@@ -385,19 +434,55 @@ class _Searches:
     def drive(self, bounds: _Interval) -> str | None:
         """The question's own search: probes until the bounds meet; P's root action.  Q1
         probes its ceiling first (often reached: every card to P); where that probe outlasts
-        its share of a time limit, bisection in the time left finds lines that raise the floor."""
+        its share of a time limit, the game's model of joint play (where offered and used)
+        and then bisection in the time left narrow the bounds."""
         reasons = SEARCH_LOW[self.question], SEARCH_HIGH[self.question]
         if self.question != "q1":
             return _drive(self.search(), self.state, bounds, None, *reasons)
+        model_action = self.model_action
+        if bounds.low >= bounds.high and model_action is not None:
+            return model_action
         if self.deadline is None:
-            return _drive(self.search(), self.state, bounds, bounds.high, *reasons)
-        share = time.perf_counter() + Q1_CEILING_SHARE * max(0.0, self.deadline - time.perf_counter())
+            if self.use_model:
+                model_action = self.model_bounds(bounds, None) or model_action
+            found = _drive(self.search(), self.state, bounds, bounds.high, *reasons, want_action=model_action is None)
+            return found or model_action
+        first_share = Q1_PROBE_BEFORE_MODEL_SHARE if self.use_model else Q1_CEILING_SHARE
+        share = time.perf_counter() + first_share * max(0.0, self.deadline - time.perf_counter())
         try:
             return _drive(self.search(deadline=share), self.state, bounds, bounds.high, *reasons)
         except BudgetExceeded:
             if time.perf_counter() >= self.deadline:
                 raise
-        return _drive(self.search(), self.state, bounds, None, *reasons)
+        if self.use_model:
+            model_action = self.model_bounds(bounds, Q1_MODEL_SHARE * max(0.0, self.deadline - time.perf_counter()))
+            model_action = model_action or self.model_action
+        found = _drive(self.search(), self.state, bounds, None, *reasons, want_action=model_action is None)
+        return found or model_action
+
+    def model_bounds(self, bounds: _Interval, seconds: float | None) -> str | None:
+        """Q1 from the game's exact model of joint play, where it offers one: the line of its
+        best solution, replayed through the rules, raises the floor; its proven bound lowers
+        the ceiling.  P's root action on that line, None without one."""
+        built = self.game.joint_play_model(self.state, self.seat, self.payoff == MARGIN)
+        if built is None:
+            return None
+        solved = maximise(built.model, seconds)
+        if solved.value is None:
+            return None
+        line = built.line(solved.read)
+        reached = replay(self.game, self.state, line)
+        if not reached.ok or reached.outcome is None:
+            raise EngineError(f"the joint-play model's line does not replay: {reached.error or 'the game goes on'}")
+        payoff = payoff_now(self.game.returns(reached.state), self.seat, self.payoff)
+        if payoff != solved.value:
+            raise EngineError(f"the joint-play model's line reaches {payoff}, not the {solved.value} it claims")
+        bounds.raise_low(payoff, MODEL_LOW)
+        bounds.lower_high(solved.bound, MODEL_HIGH)
+        acting = self.game.acting_players(self.state)
+        action = self.game.format_action(self.state, line[0][acting.index(self.seat)])
+        self.model_line = _ModelLine(reached.state, action)
+        return action
 
 
 def _drive(search: _Paranoid, state: Any, bounds: _Interval, first: float | None, low_reason: str = "",

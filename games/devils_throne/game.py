@@ -13,6 +13,7 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from games.base import LOST, WON, GameType, MoveError, Outcome, SimultaneousGame, Termination, VariantError
 from games.devils_throne import compiled, notation
 from games.devils_throne.cards import DEFAULT_SUITS, HIGH, parse_suit
+from games.devils_throne.joint_play import JointPlay
 from games.devils_throne.rules import ENVOY, OVER, PASS, SELECT, Deal, Rules, State, deal_from_seed
 
 
@@ -242,6 +243,12 @@ class DevilsThrone(SimultaneousGame):
         `greedy_action_against` (P against every other seat, the others against P): a
         one-sided search."""
         return compiled.paranoid_values(self.rules, state, seat, question, margin, fixed)
+
+    def joint_play_model(self, state: State, seat: int, margin: bool) -> JointPlay | None:
+        """Every joint play from round start `state` as one CP-SAT model (joint_play.py)."""
+        if not self.round_start(state):
+            return None
+        return JointPlay(self.rules, state, seat, margin)
 
 
 def late_round_start(game: DevilsThrone, seed: int, cards_left: int, envoys: bool = False,

@@ -1,0 +1,360 @@
+"""Every joint play of Devil's Throne from a round start, as one CP-SAT model (spec §8, Q1).
+
+Q1 asks for the most a seat P can end with when every seat plays for it.  As a tree search
+that is wide (10^4 joint main cards a round at four seats) and its only bound, "every card
+still in play", is reached or refuted only at the end of a line.  The same question is a
+small integer program over the rounds still to come: which card each seat plays each round,
+where each three aims, which Envoy aces go where in which sub-round, and what follows by
+force (deuce, totals, tie-break draws, winner, trick, end check).  CP-SAT's bound then proves
+a ceiling that no joint play passes, and its solution is a line the solver replays.
+
+The model is exact, not a relaxation: every constraint below is one rule of
+docs/rules/devils-throne.md, and every legal joint play is a solution with the same payoff
+(so the optimum is Q1's value), while every solution is a legal line (so the solver can replay
+it; one that does not replay, or reaches another payoff, is a defect it reports).
+
+Time runs over rounds t (the state's round up to the tenth [R24]); within a round the
+reserve draws are events in the rules' order: the Martyr, the Gravedigger, the Robber, the
+Lover [R11], then up to three tie-break steps [R16].  A reserve is a stack: an event takes
+card d of seat j's reserve only when exactly d cards have left it before.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from games.devils_throne.cards import ACE, DEUCE, GRAVEDIGGER, HIGH, LOVER, MARTYR, MAX_ROUNDS, RANKS, ROBBER, THREE
+from games.devils_throne.rules import EFFECT, ENVOY, OVER, PASS, SELECT, Rules, State
+
+#: A reserve holds three cards and each tie-break step draws one from each drawer, so after
+#: three steps the seats still tied draw nothing: the round is void [R16].
+TIE_BREAK_STEPS = 3
+
+
+@dataclass
+class _Round:
+    """The decision variables of one round, read back into moves by `JointPlay.line`."""
+
+    number: int
+    mains: dict[int, dict[int, object]] = field(default_factory=dict)        # seat -> rank -> literal
+    effect_targets: dict[int, dict[int, object]] = field(default_factory=dict)  # effect index -> seat -> literal
+    envoys: list[dict[tuple[int, int], object]] = field(default_factory=list)   # sub-round -> (ace's seat, target)
+
+
+class JointPlay:
+    """The CP-SAT model of every joint play from round start `state`, maximising `seat`'s cards
+    (or, with `margin`, its cards less the most any other seat holds) at the game's end."""
+
+    def __init__(self, rules: Rules, state: State, seat: int, margin: bool):
+        from ortools.sat.python import cp_model
+
+        if state.phase != SELECT:
+            raise ValueError("the joint-play model starts at a round start")
+        self.cp = cp_model
+        self.model = cp_model.CpModel()
+        self.rules, self.state, self.seat = rules, state, seat
+        self.players = rules.players
+        self.reserves = state.reserves
+        self.rounds: list[_Round] = []
+        self._true = self.model.new_constant(1)
+        self._build(margin)
+
+    # ----- small reified helpers ------------------------------------------------------------
+    def _bool(self):
+        return self.model.new_bool_var("")
+
+    def _all(self, literals: Sequence) -> object:
+        """A literal true exactly when every one of `literals` is."""
+        literals = list(literals)
+        if len(literals) == 1:
+            return literals[0]
+        both = self._bool()
+        self.model.add_bool_and(literals).only_enforce_if(both)
+        self.model.add_bool_or([~lit for lit in literals] + [both])
+        return both
+
+    def _any(self, literals: Sequence) -> object:
+        """A literal true exactly when some one of `literals` is (false when there are none)."""
+        literals = list(literals)
+        if not literals:
+            return ~self._true
+        if len(literals) == 1:
+            return literals[0]
+        some = self._bool()
+        self.model.add_bool_or(literals).only_enforce_if(some)
+        self.model.add_bool_and([~lit for lit in literals]).only_enforce_if(~some)
+        return some
+
+    def _equals(self, expr, value) -> object:
+        """A literal true exactly when the linear `expr` equals `value` (a number or expression)."""
+        same = self._bool()
+        self.model.add(expr == value).only_enforce_if(same)
+        self.model.add(expr != value).only_enforce_if(~same)
+        return same
+
+    def _at_least(self, expr, value: int) -> object:
+        reached = self._bool()
+        self.model.add(expr >= value).only_enforce_if(reached)
+        self.model.add(expr <= value - 1).only_enforce_if(~reached)
+        return reached
+
+    def _int(self, expr, low: int, high: int):
+        """An integer variable equal to `expr` (keeps later expressions short)."""
+        var = self.model.new_int_var(low, high, "")
+        self.model.add(var == expr)
+        return var
+
+    def _value(self, chosen: Sequence[tuple[object, int]], deuce) -> object:
+        """The value of the card whose literal is true among (literal, rank) pairs: its rank,
+        or 10 for a J, Q or K in a deuce round [R10]."""
+        total = 0
+        for literal, rank in chosen:
+            total += rank * literal
+            if rank > 10:
+                total -= (rank - 10) * self._all([literal, deuce])
+        return total
+
+    # ----- reserves: stacks read from the top --------------------------------------------------
+    def _nonempty(self, depth: list, seat: int) -> object:
+        size = len(self.reserves[seat])
+        if size == 0:
+            return ~self._true
+        return ~self._at_least(depth[seat], size)
+
+    def _take(self, depth: list, seat: int, fire) -> dict[int, object]:
+        """Literals "this event takes card d of `seat`'s reserve", one true exactly when `fire`
+        is; the card taken is the one at the reserve's depth.  Moves the depth on."""
+        takes = {}
+        for card in range(len(self.reserves[seat])):
+            take = self._bool()
+            self.model.add(depth[seat] == card).only_enforce_if(take)
+            takes[card] = take
+        self.model.add(sum(takes.values()) == fire)
+        depth[seat] = depth[seat] + sum(takes.values())
+        return takes
+
+    def _take_one_of(self, depth: list, seats: Sequence[int], fire) -> dict[int, dict[int, object]]:
+        """As _take, from exactly one of `seats`' non-empty reserves when `fire` holds."""
+        takes = {}
+        for seat in seats:
+            takes[seat] = {}
+            for card in range(len(self.reserves[seat])):
+                take = self._bool()
+                self.model.add(depth[seat] == card).only_enforce_if(take)
+                takes[seat][card] = take
+        self.model.add(sum(t for cards in takes.values() for t in cards.values()) == fire)
+        for seat in seats:
+            depth[seat] = depth[seat] + sum(takes[seat].values())
+        return takes
+
+    # ----- the game ---------------------------------------------------------------------------
+    def _build(self, margin: bool) -> None:
+        players, state = self.players, self.state
+        hands = [{rank: state.hands[seat].count(rank) for rank in RANKS} for seat in range(players)]
+        depth: list = [0] * players
+        alive = self._true
+        cards = [state.tricks[seat] for seat in range(players)]
+        for number in range(state.round, MAX_ROUNDS + 1):
+            alive, hands, gains = self._round(number, alive, hands, depth)
+            cards = [cards[seat] + gains[seat] for seat in range(players)]
+        self.model.add(alive == 0)  # every game ends by the tenth round [R24]
+        # no card is created: a redundant cut that lets the solver's bound see the ceiling
+        self.model.add(sum(cards) <= sum(state.tricks) + self.rules.cards_in_play(state))
+        self.model.add(cards[self.seat] <= state.tricks[self.seat] + self.rules.cards_reachable(state)
+                       - self.rules.cards_out_of_reach(state, self.seat))
+        self.payoff = cards[self.seat]
+        if margin:
+            most = self.model.new_int_var(0, 13 * players, "")
+            for other in range(players):
+                if other != self.seat:
+                    self.model.add(most >= cards[other])
+            self.payoff = self.payoff - most
+        self.model.maximize(self.payoff)
+
+    def _round(self, number: int, alive, hands: list[dict], depth: list):
+        """One round's variables and rules; returns whether the next round is played, the hands
+        after this one, and the cards each seat gains in it."""
+        players, rules = self.players, self.rules
+        plan = _Round(number)
+        self.rounds.append(plan)
+        high = rules.mode(self.state._replace(round=number)) == HIGH
+        step = 1 if high else -1  # an Envoy's +1, or -1 in LOW [R5]
+        gained = [{rank: 0 for rank in RANKS} for _ in range(players)]
+        reachable = self._ranks_reaching(hands)
+
+        # Select: one card a seat, from its hand [§4 step 2]
+        mains = []
+        for seat in range(players):
+            plan.mains[seat] = {rank: self._bool() for rank in reachable[seat]}
+            for rank, literal in plan.mains[seat].items():
+                self.model.add(literal <= hands[seat][rank])
+            self.model.add(sum(plan.mains[seat].values()) == alive)
+            mains.append(plan.mains[seat])
+        deuce = self._any([m[DEUCE] for m in mains if DEUCE in m])  # [R10]
+        totals = [self._value([(lit, rank) for rank, lit in mains[seat].items()], deuce) for seat in range(players)]
+        extra_cards = []  # literals of the cards that join the pool besides the main cards
+        robbed = [0] * players
+
+        # The threes, in the order Martyr, Gravedigger, Robber, Lover [R11-R14]
+        for index, (power, owner) in enumerate(rules.effects):
+            three = mains[owner].get(THREE)
+            if three is None:
+                continue
+            others = [s for s in range(players) if s != owner]
+            if power == MARTYR:
+                fire = self._all([three, self._nonempty(depth, owner)])
+                aims = {s: self._bool() for s in others}
+                self.model.add(sum(aims.values()) == fire)
+                takes = self._take(depth, owner, fire)
+                for target, aim in aims.items():
+                    for card, take in takes.items():
+                        gained[target][self.reserves[owner][card]] += self._all([aim, take])
+                plan.effect_targets[index] = aims
+                continue
+            sources = range(players) if power in (GRAVEDIGGER, ROBBER) else others
+            fire = self._all([three, self._any([self._nonempty(depth, s) for s in sources])])
+            takes = self._take_one_of(depth, sources, fire)
+            plan.effect_targets[index] = {s: self._any(list(takes[s].values())) for s in sources}
+            if power == GRAVEDIGGER:
+                for source in sources:
+                    for card, take in takes[source].items():
+                        gained[owner][self.reserves[source][card]] += take
+            elif power == ROBBER:
+                robbed[owner] = fire
+            else:
+                assert power == LOVER
+                for target in sources:
+                    pairs = [(take, self.reserves[target][card]) for card, take in takes[target].items()]
+                    totals[target] = totals[target] + self._value(pairs, deuce)
+                extra_cards.append(fire)
+        totals = [self._int(total, -10, 40) for total in totals]
+
+        # The Envoy window: sub-rounds while someone plays an ace [R6-R9]
+        aces = [s for s in range(players) if ACE in mains[s]]
+        played_before = None
+        spent = {s: 0 for s in aces}
+        for _ in range(len(aces)):
+            best = self._best(totals, high)
+            at_best = [self._equals(totals[s], best) for s in range(players)]
+            shared = self._at_least(sum(at_best), 2)
+            plays: dict[tuple[int, int], object] = {}
+            for target in range(players):
+                short = self._equals(totals[target], best - step)
+                legal = self._any([short, self._all([at_best[target], shared])])
+                for owner in aces:
+                    if owner != target:
+                        play = self._bool()
+                        self.model.add_implication(play, legal)
+                        plays[owner, target] = play
+            for owner in aces:
+                own = [p for (o, _), p in plays.items() if o == owner]
+                self.model.add(sum(own) + spent[owner] + mains[owner][ACE] <= hands[owner][ACE])
+                self.model.add(sum(own) <= alive)
+                spent[owner] = spent[owner] + sum(own)
+            played = self._any(list(plays.values()))
+            if played_before is not None:
+                self.model.add_implication(played, played_before)  # the window closed [R6]
+            played_before = played
+            plan.envoys.append(plays)
+            totals = [self._int(totals[t] + step * sum(p for (_, tt), p in plays.items() if tt == t), -10, 40)
+                      for t in range(players)]
+            extra_cards.extend(plays.values())
+
+        # Winner, with the tie-break draws [§4 step 7, R4, R16]
+        best = self._best(totals, high)
+        tied = [self._all([alive, self._equals(totals[s], best)]) for s in range(players)]
+        for _ in range(TIE_BREAK_STEPS):
+            contest = self._at_least(sum(tied), 2)
+            drawers = [self._all([tied[s], contest, self._nonempty(depth, s)]) for s in range(players)]
+            draws = [self._take(depth, s, drawers[s]) if self.reserves[s] else {} for s in range(players)]
+            values = [self._int(self._value([(take, self.reserves[s][card]) for card, take in draws[s].items()],
+                                            deuce), 0, 13) for s in range(players)]
+            drawn_best = self.model.new_int_var(0, 13, "")
+            tops = []
+            for s in range(players):
+                self.model.add(values[s] <= drawn_best if high else values[s] >= drawn_best).only_enforce_if(
+                    drawers[s])
+                top = self._bool()
+                self.model.add_implication(top, drawers[s])
+                self.model.add(values[s] == drawn_best).only_enforce_if(top)
+                tops.append(top)
+            self.model.add(sum(tops) >= 1).only_enforce_if(self._any(drawers))
+            extra_cards.extend(drawers)
+            tied = [self._any([self._all([~contest, tied[s]]),
+                               self._all([drawers[s], self._equals(values[s], drawn_best)])])
+                    for s in range(players)]
+        alone = self._equals(sum(tied), 1)  # still tied after three draws: every reserve is empty, void
+        winners = [self._all([tied[s], alone]) for s in range(players)]
+        self.model.add(sum(winners) <= alive)
+        # the pool card by card, each ANDed with its winner: a far tighter relaxation than winner * pool
+        gains = [players * winners[s] + robbed[s] for s in range(players)]
+        for card in extra_cards:
+            taken = [self._all([winners[s], card]) for s in range(players)]
+            self.model.add(sum(taken) <= card)  # one winner a card (implied, but not by the relaxation)
+            gains = [gain + take for gain, take in zip(gains, taken)]
+
+        # Hands after the round, and the end check [R18]
+        after = []
+        for seat in range(players):
+            hand = {}
+            for rank in RANKS:
+                expr = hands[seat][rank] - mains[seat].get(rank, 0) + gained[seat][rank]
+                if rank == ACE and seat in aces:
+                    expr = expr - spent[seat]
+                hand[rank] = self._int(expr, 0, 1 + players) if not isinstance(expr, int) else expr
+            after.append(hand)
+        nonempty = [self._at_least(sum(after[s].values()), 1) for s in range(players)]
+        return self._all([alive] + nonempty), after, gains
+
+    def _best(self, totals: Sequence, high: bool):
+        best = self.model.new_int_var(-10, 40, "")
+        if high:
+            self.model.add_max_equality(best, totals)
+        else:
+            self.model.add_min_equality(best, totals)
+        return best
+
+    def _ranks_reaching(self, hands: list[dict]) -> list[list[int]]:
+        """The ranks each seat may hold this round: what its hand may hold, and any common still
+        in a reserve when a Martyr or the Gravedigger could bring it [R12, R13]."""
+        in_reserves = sorted({rank for reserve in self.reserves for rank in reserve})
+        receivers = set()
+        for power, owner in self.rules.effects:
+            if power == MARTYR:
+                receivers |= {s for s in range(self.players) if s != owner}
+            elif power == GRAVEDIGGER:
+                receivers.add(owner)
+        reaching = []
+        for seat in range(self.players):
+            held = {rank for rank, count in hands[seat].items() if not isinstance(count, int) or count > 0}
+            if seat in receivers:
+                held |= set(in_reserves)
+            reaching.append(sorted(held))
+        return reaching
+
+    # ----- reading a solution ------------------------------------------------------------------
+    def line(self, value: Callable[[object], int]) -> list[tuple[int, ...]]:
+        """The joint moves of the solution whose literals `value` reads, walked through the
+        rules so that each node gets the actions its acting seats choose there."""
+        state, moves = self.state, []
+        for plan in self.rounds:
+            if state.phase == OVER:
+                break
+            mains = tuple(next(rank for rank, lit in plan.mains[seat].items() if value(lit))
+                          for seat in range(self.players))
+            moves.append(mains)
+            state = self.rules.apply_joint(state, mains)
+            sub_round = 0
+            while state.phase in (EFFECT, ENVOY) and state.round == plan.number:
+                if state.phase == EFFECT:
+                    aims = plan.effect_targets[state.effect]
+                    joint = (next((s for s, lit in aims.items() if value(lit)), PASS),)
+                else:
+                    plays = plan.envoys[sub_round] if sub_round < len(plan.envoys) else {}
+                    chosen = {owner: target for (owner, target), lit in plays.items() if value(lit)}
+                    joint = tuple(chosen.get(seat, PASS) for seat in self.rules.acting_players(state))
+                    sub_round += 1
+                moves.append(joint)
+                state = self.rules.apply_joint(state, joint)
+        return moves
