@@ -559,10 +559,13 @@ class SimultaneousGame(Game):
         """The game's compiled Q1-Q3 search from this round start, or None (as compiled_q4)."""
         return None
 
-    def joint_play_model(self, state: State, seat: int, margin: bool) -> JointPlayModel | None:
+    def joint_play_model(self, state: State, seat: int, margin: bool,
+                         restricted: bool = False) -> JointPlayModel | None:
         """An exact CP-SAT model of every joint play from this round start whose objective is
         `seat`'s payoff at the end (its cards, or with `margin` its cards less the most any
-        other seat holds), or None: none here.  Q1 is its optimum."""
+        other seat holds), or None: none here.  Q1 is its optimum.  `restricted`: a model of
+        some joint plays only, chosen by the game to be solved sooner (its lines are legal,
+        its bound proves nothing), or None where the game has none."""
         return None
 
 
@@ -574,6 +577,9 @@ class JointPlayModel(Protocol):
 
     def line(self, read: Callable[[Any], bool]) -> list[tuple]:
         ...
+
+    def hint(self, moves: Sequence[tuple]) -> None:
+        """Suggest a line from the model's start as the solver's first guess."""
 
 
 class CompiledSeatSearch(Protocol):

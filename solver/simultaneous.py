@@ -274,6 +274,8 @@ Q1_PROBE_BEFORE_MODEL_SHARE = 0.1
 Q1_MODEL_SHARE = 0.8
 #: Of a Q1's time, the cards' where the model is used.
 Q1_MODEL_CARDS_SHARE = 0.75
+#: Of the models' time, the restricted model's (where the game offers one).
+RESTRICTED_MODEL_SHARE = 0.3
 MODEL_LOW = "a line of joint play found by the CP-SAT model reaches it (replayed)"
 MODEL_HIGH = "the CP-SAT model of every joint play proves no more"
 
@@ -317,8 +319,9 @@ def _answer_paranoid(game: SimultaneousGame, state: Any, seat: int, question: st
             # P takes every card that can still be won: no one else gains, the lead grows by them all
             bounds.raise_low(bounds.high, "the line taking every card for P leaves the others none")
         if payoff == MARGIN and model_line is not None:
-            bounds.raise_low(payoff_now(game.returns(model_line.end), seat, MARGIN), MODEL_LOW)
-            searches.model_action = model_line.action
+            lead = payoff_now(game.returns(model_line.end), seat, MARGIN)
+            bounds.raise_low(lead, MODEL_LOW)
+            searches.model_line = _ModelLine(model_line.end, model_line.action, lead)
         root_action = None
         try:
             if question != "q1" and bounds.low < bounds.high:
@@ -372,10 +375,11 @@ def _payoff_deadline(payoff: str, started: float, budget: Budget, with_model: bo
 
 @dataclass(frozen=True)
 class _ModelLine:
-    """Where the line of the model's best solution ends, and P's first action on it."""
+    """Where the best line the models found ends, P's first action on it, and its payoff."""
 
     end: Any
     action: str
+    value: int
 
 
 class _Searches:
@@ -387,8 +391,7 @@ class _Searches:
         self.game, self.state, self.seat, self.question, self.payoff = game, state, seat, question, payoff
         self.budget, self.deadline, self.stats, self.engine = budget, deadline, stats, engine
         self.use_model = use_model
-        self.model_line: _ModelLine | None = None   # the model's line, once solved
-        self.model_action: str | None = None        # P's root action on a line the model found
+        self.model_line: _ModelLine | None = None   # the best line the models found
 
     def search(self, fixed: tuple[int, ...] = (), deadline: float | None = None) -> _Paranoid:
         compiled = _compiled_paranoid(self.game, self.state, self.seat, self.question, self.payoff, self.engine,
@@ -434,39 +437,57 @@ class _Searches:
     def drive(self, bounds: _Interval) -> str | None:
         """The question's own search: probes until the bounds meet; P's root action.  Q1
         probes its ceiling first (often reached: every card to P); where that probe outlasts
-        its share of a time limit, the game's model of joint play (where offered and used)
+        its share of a time limit, the game's models of joint play (where offered and used)
         and then bisection in the time left narrow the bounds."""
         reasons = SEARCH_LOW[self.question], SEARCH_HIGH[self.question]
         if self.question != "q1":
             return _drive(self.search(), self.state, bounds, None, *reasons)
-        model_action = self.model_action
-        if bounds.low >= bounds.high and model_action is not None:
-            return model_action
-        if self.deadline is None:
+        if bounds.low < bounds.high and self.deadline is None and self.use_model:
+            self.model_bounds(bounds, None)
+        elif bounds.low < bounds.high and self.deadline is not None:
+            first_share = Q1_PROBE_BEFORE_MODEL_SHARE if self.use_model else Q1_CEILING_SHARE
+            share = time.perf_counter() + first_share * max(0.0, self.deadline - time.perf_counter())
+            try:
+                return _drive(self.search(deadline=share), self.state, bounds, bounds.high, *reasons)
+            except BudgetExceeded:
+                if time.perf_counter() >= self.deadline:
+                    raise
             if self.use_model:
-                model_action = self.model_bounds(bounds, None) or model_action
-            found = _drive(self.search(), self.state, bounds, bounds.high, *reasons, want_action=model_action is None)
-            return found or model_action
-        first_share = Q1_PROBE_BEFORE_MODEL_SHARE if self.use_model else Q1_CEILING_SHARE
-        share = time.perf_counter() + first_share * max(0.0, self.deadline - time.perf_counter())
-        try:
-            return _drive(self.search(deadline=share), self.state, bounds, bounds.high, *reasons)
-        except BudgetExceeded:
-            if time.perf_counter() >= self.deadline:
-                raise
-        if self.use_model:
-            model_action = self.model_bounds(bounds, Q1_MODEL_SHARE * max(0.0, self.deadline - time.perf_counter()))
-            model_action = model_action or self.model_action
-        found = _drive(self.search(), self.state, bounds, None, *reasons, want_action=model_action is None)
-        return found or model_action
+                self.model_bounds(bounds, Q1_MODEL_SHARE * max(0.0, self.deadline - time.perf_counter()))
+        # a line the models found names P's action wherever it holds the floor
+        line_action = None
+        if self.model_line is not None and self.model_line.value >= bounds.low:
+            line_action = self.model_line.action
+        first = bounds.high if self.deadline is None else None
+        found = _drive(self.search(), self.state, bounds, first, *reasons, want_action=line_action is None)
+        return found or line_action
 
-    def model_bounds(self, bounds: _Interval, seconds: float | None) -> str | None:
-        """Q1 from the game's exact model of joint play, where it offers one: the line of its
-        best solution, replayed through the rules, raises the floor; its proven bound lowers
-        the ceiling.  P's root action on that line, None without one."""
-        built = self.game.joint_play_model(self.state, self.seat, self.payoff == MARGIN)
-        if built is None:
-            return None
+    def model_bounds(self, bounds: _Interval, seconds: float | None) -> None:
+        """Q1 from the game's models of joint play, where it offers them: first the restricted
+        one (its lines are found sooner) with a share of the time, then, unless its line
+        reached the ceiling, the exact one, started from that line.  Each best line, replayed
+        through the rules, raises the floor; the exact model's proven bound lowers the ceiling.
+        The best line is kept in `model_line`."""
+        margin = self.payoff == MARGIN
+        started = time.perf_counter()
+        restricted = self.game.joint_play_model(self.state, self.seat, margin, restricted=True)
+        line = None
+        if restricted is not None:
+            line = self._solve_model(restricted, None if seconds is None else RESTRICTED_MODEL_SHARE * seconds,
+                                     bounds, exact=False)
+        if bounds.low >= bounds.high:
+            return
+        exact = self.game.joint_play_model(self.state, self.seat, margin)
+        if exact is None:
+            return
+        if line is not None:
+            exact.hint(line)
+        self._solve_model(exact, None if seconds is None else max(0.0, seconds - (time.perf_counter() - started)),
+                          bounds, exact=True)
+
+    def _solve_model(self, built: Any, seconds: float | None, bounds: _Interval, exact: bool) -> list | None:
+        """Solve one model; replay its line (a line that does not replay to the value the model
+        claims is a defect) and narrow the bounds.  The line, None where none was found."""
         solved = maximise(built.model, seconds)
         if solved.value is None:
             return None
@@ -478,11 +499,13 @@ class _Searches:
         if payoff != solved.value:
             raise EngineError(f"the joint-play model's line reaches {payoff}, not the {solved.value} it claims")
         bounds.raise_low(payoff, MODEL_LOW)
-        bounds.lower_high(solved.bound, MODEL_HIGH)
-        acting = self.game.acting_players(self.state)
-        action = self.game.format_action(self.state, line[0][acting.index(self.seat)])
-        self.model_line = _ModelLine(reached.state, action)
-        return action
+        if exact:
+            bounds.lower_high(solved.bound, MODEL_HIGH)
+        if self.model_line is None or payoff > self.model_line.value:
+            acting = self.game.acting_players(self.state)
+            action = self.game.format_action(self.state, line[0][acting.index(self.seat)])
+            self.model_line = _ModelLine(reached.state, action, payoff)
+        return line
 
 
 def _drive(search: _Paranoid, state: Any, bounds: _Interval, first: float | None, low_reason: str = "",

@@ -244,11 +244,12 @@ class DevilsThrone(SimultaneousGame):
         one-sided search."""
         return compiled.paranoid_values(self.rules, state, seat, question, margin, fixed)
 
-    def joint_play_model(self, state: State, seat: int, margin: bool) -> JointPlay | None:
-        """Every joint play from round start `state` as one CP-SAT model (joint_play.py)."""
+    def joint_play_model(self, state: State, seat: int, margin: bool, restricted: bool = False) -> JointPlay | None:
+        """Every joint play from round start `state` as one CP-SAT model (joint_play.py);
+        `restricted`: those in which no Envoy ace is played."""
         if not self.round_start(state):
             return None
-        return JointPlay(self.rules, state, seat, margin)
+        return JointPlay(self.rules, state, seat, margin, envoys=not restricted)
 
 
 def late_round_start(game: DevilsThrone, seed: int, cards_left: int, envoys: bool = False,

@@ -44,9 +44,12 @@ class _Round:
 
 class JointPlay:
     """The CP-SAT model of every joint play from round start `state`, maximising `seat`'s cards
-    (or, with `margin`, its cards less the most any other seat holds) at the game's end."""
+    (or, with `margin`, its cards less the most any other seat holds) at the game's end.
+    Without `envoys`, of the joint plays in which no Envoy ace is played: a restriction (a
+    streamliner) whose lines are legal and often found far sooner, but whose bound proves
+    nothing."""
 
-    def __init__(self, rules: Rules, state: State, seat: int, margin: bool):
+    def __init__(self, rules: Rules, state: State, seat: int, margin: bool, envoys: bool = True):
         from ortools.sat.python import cp_model
 
         if state.phase != SELECT:
@@ -57,6 +60,7 @@ class JointPlay:
         self.players = rules.players
         self.reserves = state.reserves
         self.rounds: list[_Round] = []
+        self.envoys = envoys
         self._true = self.model.new_constant(1)
         self._build(margin)
 
@@ -231,7 +235,7 @@ class JointPlay:
         totals = [self._int(total, -10, 40) for total in totals]
 
         # The Envoy window: sub-rounds while someone plays an ace [R6-R9]
-        aces = [s for s in range(players) if ACE in mains[s]]
+        aces = [s for s in range(players) if ACE in mains[s]] if self.envoys else []
         played_before = None
         spent = {s: 0 for s in aces}
         for _ in range(len(aces)):
@@ -333,7 +337,18 @@ class JointPlay:
             reaching.append(sorted(held))
         return reaching
 
-    # ----- reading a solution ------------------------------------------------------------------
+    # ----- reading and suggesting solutions -----------------------------------------------------
+    def hint(self, moves: Sequence[tuple[int, ...]]) -> None:
+        """Suggest the main cards of a line (from this model's start) as the solver's first guess."""
+        state, rounds = self.state, iter(self.rounds)
+        for move in moves:
+            if state.phase == SELECT:
+                plan = next(rounds)
+                for seat, rank in enumerate(move):
+                    for held, literal in plan.mains[seat].items():
+                        self.model.add_hint(literal, held == rank)
+            state = self.rules.apply_joint(state, move)
+
     def line(self, value: Callable[[object], int]) -> list[tuple[int, ...]]:
         """The joint moves of the solution whose literals `value` reads, walked through the
         rules so that each node gets the actions its acting seats choose there."""

@@ -2,7 +2,8 @@
 against the tree search: on endings of real deals for two, three and four seats (hands even
 and left uneven by Envoys), both payoffs, the model's optimum equals the search's exact value
 and the line it describes replays through the rules to that value; through `analyse`, the
-model decides Q1 and says so."""
+model decides Q1 and says so.  The restricted model (no Envoy played) gives lines that replay,
+never above the exact value."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import pytest
 
 from games.devils_throne import DevilsThrone
 from games.devils_throne.game import late_round_start
+from games.devils_throne.rules import ENVOY, PASS
 from solver.cpsat import maximise
 from solver.search import Budget
 from solver.simultaneous import MODEL_HIGH, MODEL_LOW, analyse, payoff_now
@@ -29,6 +31,22 @@ def model_value(game, state, seat, payoff):
     return solved.value
 
 
+def restricted_value(game, state, seat, payoff):
+    """The restricted model's optimum (no Envoy played), after checking that its line replays
+    to it and passes at every Envoy window."""
+    built = game.joint_play_model(state, seat, payoff == "margin", restricted=True)
+    solved = maximise(built.model, None)
+    line = built.line(solved.read)
+    current = state
+    for move in line:
+        if current.phase == ENVOY:
+            assert set(move) == {PASS}
+        current = game.apply_joint(current, move)
+    assert game.is_over(current)
+    assert payoff_now(game.returns(current), seat, payoff) == solved.value
+    return solved.value
+
+
 def assert_the_model_equals_the_search(players, seed, cards_left, uneven, seat):
     game = DevilsThrone(players)
     state = late_round_start(game, seed, cards_left, envoys=uneven)
@@ -36,6 +54,8 @@ def assert_the_model_equals_the_search(players, seed, cards_left, uneven, seat):
     assert exact.decided
     assert model_value(game, state, seat, "cards") == exact.cards
     assert model_value(game, state, seat, "margin") == exact.margin
+    assert restricted_value(game, state, seat, "cards") <= exact.cards
+    assert restricted_value(game, state, seat, "margin") <= exact.margin
 
 
 @pytest.mark.parametrize(("players", "seed", "cards_left", "uneven"), [
