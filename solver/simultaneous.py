@@ -275,7 +275,7 @@ Q1_MODEL_SHARE = 0.8
 #: Of a Q1's time, the cards' where the model is used.
 Q1_MODEL_CARDS_SHARE = 0.75
 #: Of the models' time, the restricted model's (where the game offers one).
-RESTRICTED_MODEL_SHARE = 0.3
+RESTRICTED_MODEL_SHARE = 0.6
 MODEL_LOW = "a line of joint play found by the CP-SAT model reaches it (replayed)"
 MODEL_HIGH = "the CP-SAT model of every joint play proves no more"
 

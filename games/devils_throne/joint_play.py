@@ -163,8 +163,10 @@ class JointPlay:
             alive, hands, gains = self._round(number, alive, hands, depth)
             cards = [cards[seat] + gains[seat] for seat in range(players)]
         self.model.add(alive == 0)  # every game ends by the tenth round [R24]
-        # no card is created: a redundant cut that lets the solver's bound see the ceiling
-        self.model.add(sum(cards) <= sum(state.tricks) + self.rules.cards_in_play(state))
+        # no card is created, and those left in hands and reserves are won by no one: redundant
+        # cuts that let the solver's bound see the ceiling
+        left = sum(sum(hand.values()) for hand in hands) + sum(len(self.reserves[s]) - depth[s] for s in range(players))
+        self.model.add(sum(cards) + left <= sum(state.tricks) + self.rules.cards_in_play(state))
         self.model.add(cards[self.seat] <= state.tricks[self.seat] + self.rules.cards_reachable(state)
                        - self.rules.cards_out_of_reach(state, self.seat))
         self.payoff = cards[self.seat]
