@@ -21,6 +21,7 @@ card d of seat j's reserve only when exactly d cards have left it before.
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -42,6 +43,25 @@ class _Round:
     envoys: list[dict[tuple[int, int], object]] = field(default_factory=list)   # sub-round -> (ace's seat, target)
 
 
+@dataclass
+class _Now:
+    """The expressions of the round being built, passed between its steps."""
+
+    plan: _Round
+    alive: object                   # the round is played
+    hands: list[dict]               # seat -> rank -> count at the round's start
+    depth: list                     # seat -> cards gone from its reserve (moved on by each draw)
+    high: bool                      # the coin: HIGH, else LOW
+    gained: list[dict]              # seat -> rank -> cards a three put in its hand
+    mains: list[dict] = field(default_factory=list)          # seat -> rank -> literal
+    deuce: object = None
+    totals: list = field(default_factory=list)
+    extra_cards: list = field(default_factory=list)  # literals of the pool's cards besides the mains
+    robbed: dict = field(default_factory=lambda: defaultdict(int))  # seat -> the Robber's card
+    aces: list = field(default_factory=list)
+    spent: dict = field(default_factory=dict)        # seat -> its ace played as an Envoy
+
+
 class JointPlay:
     """The CP-SAT model of every joint play from round start `state`, maximising `seat`'s cards
     (or, with `margin`, its cards less the most any other seat holds) at the game's end.
@@ -54,7 +74,6 @@ class JointPlay:
 
         if state.phase != SELECT:
             raise ValueError("the joint-play model starts at a round start")
-        self.cp = cp_model
         self.model = cp_model.CpModel()
         self.rules, self.state, self.seat = rules, state, seat
         self.players = rules.players
@@ -98,6 +117,7 @@ class JointPlay:
         return same
 
     def _at_least(self, expr, value: int) -> object:
+        """A literal true exactly when `expr` >= `value`."""
         reached = self._bool()
         self.model.add(expr >= value).only_enforce_if(reached)
         self.model.add(expr <= value - 1).only_enforce_if(~reached)
@@ -121,32 +141,32 @@ class JointPlay:
 
     # ----- reserves: stacks read from the top --------------------------------------------------
     def _nonempty(self, depth: list, seat: int) -> object:
+        """A literal true exactly when `seat`'s reserve still holds a card."""
         size = len(self.reserves[seat])
         if size == 0:
             return ~self._true
         return ~self._at_least(depth[seat], size)
 
-    def _take(self, depth: list, seat: int, fire) -> dict[int, object]:
-        """Literals "this event takes card d of `seat`'s reserve", one true exactly when `fire`
-        is; the card taken is the one at the reserve's depth.  Moves the depth on."""
+    def _takes(self, depth: list, seat: int) -> dict[int, object]:
+        """Literals "this event takes card d of `seat`'s reserve", each true only where d cards
+        have left that reserve before: the card taken is always the top."""
         takes = {}
         for card in range(len(self.reserves[seat])):
             take = self._bool()
             self.model.add(depth[seat] == card).only_enforce_if(take)
             takes[card] = take
+        return takes
+
+    def _take(self, depth: list, seat: int, fire) -> dict[int, object]:
+        """The top card of `seat`'s reserve taken exactly when `fire` holds; moves the depth on."""
+        takes = self._takes(depth, seat)
         self.model.add(sum(takes.values()) == fire)
         depth[seat] = depth[seat] + sum(takes.values())
         return takes
 
     def _take_one_of(self, depth: list, seats: Sequence[int], fire) -> dict[int, dict[int, object]]:
         """As _take, from exactly one of `seats`' non-empty reserves when `fire` holds."""
-        takes = {}
-        for seat in seats:
-            takes[seat] = {}
-            for card in range(len(self.reserves[seat])):
-                take = self._bool()
-                self.model.add(depth[seat] == card).only_enforce_if(take)
-                takes[seat][card] = take
+        takes = {seat: self._takes(depth, seat) for seat in seats}
         self.model.add(sum(t for cards in takes.values() for t in cards.values()) == fire)
         for seat in seats:
             depth[seat] = depth[seat] + sum(takes[seat].values())
@@ -181,137 +201,159 @@ class JointPlay:
     def _round(self, number: int, alive, hands: list[dict], depth: list):
         """One round's variables and rules; returns whether the next round is played, the hands
         after this one, and the cards each seat gains in it."""
-        players, rules = self.players, self.rules
         plan = _Round(number)
         self.rounds.append(plan)
-        high = rules.mode(self.state._replace(round=number)) == HIGH
-        step = 1 if high else -1  # an Envoy's +1, or -1 in LOW [R5]
-        gained = [{rank: 0 for rank in RANKS} for _ in range(players)]
-        reachable = self._ranks_reaching(hands)
+        high = self.rules.mode(self.state._replace(round=number)) == HIGH
+        now = _Now(plan, alive, hands, depth, high, [{rank: 0 for rank in RANKS} for _ in range(self.players)])
+        self._select(now)
+        self._threes(now)
+        now.totals = [self._int(total, -10, 40) for total in now.totals]
+        if self.envoys:
+            self._envoy_window(now)
+        gains = self._gains(now, self._winners(now))
+        after = self._hands_after(now)
+        nonempty = [self._at_least(sum(hand.values()), 1) for hand in after]
+        return self._all([alive] + nonempty), after, gains
 
-        # Select: one card a seat, from its hand [§4 step 2]
-        mains = []
-        for seat in range(players):
-            plan.mains[seat] = {rank: self._bool() for rank in reachable[seat]}
-            for rank, literal in plan.mains[seat].items():
-                self.model.add(literal <= hands[seat][rank])
-            self.model.add(sum(plan.mains[seat].values()) == alive)
-            mains.append(plan.mains[seat])
-        deuce = self._any([m[DEUCE] for m in mains if DEUCE in m])  # [R10]
-        totals = [self._value([(lit, rank) for rank, lit in mains[seat].items()], deuce) for seat in range(players)]
-        extra_cards = []  # literals of the cards that join the pool besides the main cards
-        robbed = [0] * players
+    def _select(self, now: _Now) -> None:
+        """Every seat plays one card it holds [§4 step 2]; a 2 makes it a deuce round [R10]."""
+        reachable = self._ranks_reaching(now.hands)
+        for seat in range(self.players):
+            now.plan.mains[seat] = {rank: self._bool() for rank in reachable[seat]}
+            for rank, literal in now.plan.mains[seat].items():
+                self.model.add(literal <= now.hands[seat][rank])
+            self.model.add(sum(now.plan.mains[seat].values()) == now.alive)
+        now.mains = list(now.plan.mains.values())
+        now.deuce = self._any([mains[DEUCE] for mains in now.mains if DEUCE in mains])
+        now.totals = [self._value([(lit, rank) for rank, lit in mains.items()], now.deuce) for mains in now.mains]
 
-        # The threes, in the order Martyr, Gravedigger, Robber, Lover [R11-R14]
-        for index, (power, owner) in enumerate(rules.effects):
-            three = mains[owner].get(THREE)
+    def _threes(self, now: _Now) -> None:
+        """The threes played, in the order Martyr, Gravedigger, Robber, Lover, each on a legal
+        target whenever there is one [R11-R14]."""
+        players, depth = self.players, now.depth
+        for index, (power, owner) in enumerate(self.rules.effects):
+            three = now.mains[owner].get(THREE)
             if three is None:
                 continue
             others = [s for s in range(players) if s != owner]
-            if power == MARTYR:
+            if power == MARTYR:  # the owner's reserve top into another seat's hand
                 fire = self._all([three, self._nonempty(depth, owner)])
                 aims = {s: self._bool() for s in others}
                 self.model.add(sum(aims.values()) == fire)
                 takes = self._take(depth, owner, fire)
                 for target, aim in aims.items():
                     for card, take in takes.items():
-                        gained[target][self.reserves[owner][card]] += self._all([aim, take])
-                plan.effect_targets[index] = aims
+                        now.gained[target][self.reserves[owner][card]] += self._all([aim, take])
+                now.plan.effect_targets[index] = aims
                 continue
             sources = range(players) if power in (GRAVEDIGGER, ROBBER) else others
             fire = self._all([three, self._any([self._nonempty(depth, s) for s in sources])])
             takes = self._take_one_of(depth, sources, fire)
-            plan.effect_targets[index] = {s: self._any(list(takes[s].values())) for s in sources}
-            if power == GRAVEDIGGER:
+            now.plan.effect_targets[index] = {s: self._any(list(takes[s].values())) for s in sources}
+            if power == GRAVEDIGGER:  # into the owner's hand
                 for source in sources:
                     for card, take in takes[source].items():
-                        gained[owner][self.reserves[source][card]] += take
-            elif power == ROBBER:
-                robbed[owner] = fire
-            else:
+                        now.gained[owner][self.reserves[source][card]] += take
+            elif power == ROBBER:  # onto the owner's trick pile, even in a void round [R17]
+                now.robbed[owner] = fire
+            else:  # the Lover: into the pool, adding to the target's total
                 assert power == LOVER
                 for target in sources:
                     pairs = [(take, self.reserves[target][card]) for card, take in takes[target].items()]
-                    totals[target] = totals[target] + self._value(pairs, deuce)
-                extra_cards.append(fire)
-        totals = [self._int(total, -10, 40) for total in totals]
+                    now.totals[target] = now.totals[target] + self._value(pairs, now.deuce)
+                now.extra_cards.append(fire)
 
-        # The Envoy window: sub-rounds while someone plays an ace [R6-R9]
-        aces = [s for s in range(players) if ACE in mains[s]] if self.envoys else []
+    def _envoy_window(self, now: _Now) -> None:
+        """Sub-rounds in which each seat holding its ace may play it onto another seat that it
+        makes tie for best or best alone, judged on the sub-round's starting totals; the window
+        closes at the first sub-round with no ace played [R5-R9]."""
+        players = self.players
+        step = 1 if now.high else -1
+        now.aces = [s for s in range(players) if ACE in now.mains[s]]
+        now.spent = {s: 0 for s in now.aces}
         played_before = None
-        spent = {s: 0 for s in aces}
-        for _ in range(len(aces)):
-            best = self._best(totals, high)
-            at_best = [self._equals(totals[s], best) for s in range(players)]
+        for _ in range(len(now.aces)):  # one ace a seat: at most this many sub-rounds with plays
+            best = self._best(now.totals, now.high)
+            at_best = [self._equals(now.totals[s], best) for s in range(players)]
             shared = self._at_least(sum(at_best), 2)
             plays: dict[tuple[int, int], object] = {}
             for target in range(players):
-                short = self._equals(totals[target], best - step)
+                short = self._equals(now.totals[target], best - step)
                 legal = self._any([short, self._all([at_best[target], shared])])
-                for owner in aces:
+                for owner in now.aces:
                     if owner != target:
                         play = self._bool()
                         self.model.add_implication(play, legal)
                         plays[owner, target] = play
-            for owner in aces:
+            for owner in now.aces:
                 own = [p for (o, _), p in plays.items() if o == owner]
-                self.model.add(sum(own) + spent[owner] + mains[owner][ACE] <= hands[owner][ACE])
-                self.model.add(sum(own) <= alive)
-                spent[owner] = spent[owner] + sum(own)
+                self.model.add(sum(own) + now.spent[owner] + now.mains[owner][ACE] <= now.hands[owner][ACE])
+                self.model.add(sum(own) <= now.alive)
+                now.spent[owner] = now.spent[owner] + sum(own)
             played = self._any(list(plays.values()))
             if played_before is not None:
-                self.model.add_implication(played, played_before)  # the window closed [R6]
+                self.model.add_implication(played, played_before)  # the window closed
             played_before = played
-            plan.envoys.append(plays)
-            totals = [self._int(totals[t] + step * sum(p for (_, tt), p in plays.items() if tt == t), -10, 40)
-                      for t in range(players)]
-            extra_cards.extend(plays.values())
+            now.plan.envoys.append(plays)
+            now.totals = [self._int(now.totals[t] + step * sum(p for (_, tt), p in plays.items() if tt == t), -10, 40)
+                          for t in range(players)]
+            now.extra_cards.extend(plays.values())
 
-        # Winner, with the tie-break draws [§4 step 7, R4, R16]
-        best = self._best(totals, high)
-        tied = [self._all([alive, self._equals(totals[s], best)]) for s in range(players)]
+    def _winners(self, now: _Now) -> list:
+        """A literal a seat: it wins the round, alone at best or by the tie-break's draws, which
+        join the pool; none in a void round [§4 step 7, R4, R16]."""
+        players, depth = self.players, now.depth
+        best = self._best(now.totals, now.high)
+        tied = [self._all([now.alive, self._equals(now.totals[s], best)]) for s in range(players)]
         for _ in range(TIE_BREAK_STEPS):
             contest = self._at_least(sum(tied), 2)
             drawers = [self._all([tied[s], contest, self._nonempty(depth, s)]) for s in range(players)]
             draws = [self._take(depth, s, drawers[s]) if self.reserves[s] else {} for s in range(players)]
             values = [self._int(self._value([(take, self.reserves[s][card]) for card, take in draws[s].items()],
-                                            deuce), 0, 13) for s in range(players)]
+                                            now.deuce), 0, 13) for s in range(players)]
             drawn_best = self.model.new_int_var(0, 13, "")
             tops = []
             for s in range(players):
-                self.model.add(values[s] <= drawn_best if high else values[s] >= drawn_best).only_enforce_if(
-                    drawers[s])
+                beaten = values[s] <= drawn_best if now.high else values[s] >= drawn_best
+                self.model.add(beaten).only_enforce_if(drawers[s])
                 top = self._bool()
                 self.model.add_implication(top, drawers[s])
                 self.model.add(values[s] == drawn_best).only_enforce_if(top)
                 tops.append(top)
             self.model.add(sum(tops) >= 1).only_enforce_if(self._any(drawers))
-            extra_cards.extend(drawers)
+            now.extra_cards.extend(drawers)
             tied = [self._any([self._all([~contest, tied[s]]),
                                self._all([drawers[s], self._equals(values[s], drawn_best)])])
                     for s in range(players)]
         alone = self._equals(sum(tied), 1)  # still tied after three draws: every reserve is empty, void
         winners = [self._all([tied[s], alone]) for s in range(players)]
-        self.model.add(sum(winners) <= alive)
-        # the pool card by card, each ANDed with its winner: a far tighter relaxation than winner * pool
-        gains = [players * winners[s] + robbed[s] for s in range(players)]
-        for card in extra_cards:
-            taken = [self._all([winners[s], card]) for s in range(players)]
+        self.model.add(sum(winners) <= now.alive)
+        return winners
+
+    def _gains(self, now: _Now, winners: list) -> list:
+        """The cards each seat gains this round: the pool if it wins, and the Robber's card.
+        The pool counted card by card, each ANDed with its winner, is a far tighter relaxation
+        than winner * pool size."""
+        gains = [self.players * winners[s] + now.robbed[s] for s in range(self.players)]
+        for card in now.extra_cards:
+            taken = [self._all([winners[s], card]) for s in range(self.players)]
             self.model.add(sum(taken) <= card)  # one winner a card (implied, but not by the relaxation)
             gains = [gain + take for gain, take in zip(gains, taken)]
+        return gains
 
-        # Hands after the round, and the end check [R18]
+    def _hands_after(self, now: _Now) -> list[dict]:
+        """Each seat's ranks in hand after the round: less its main card and its Envoy, plus what
+        a Martyr or the Gravedigger gave it."""
         after = []
-        for seat in range(players):
+        for seat in range(self.players):
             hand = {}
             for rank in RANKS:
-                expr = hands[seat][rank] - mains[seat].get(rank, 0) + gained[seat][rank]
-                if rank == ACE and seat in aces:
-                    expr = expr - spent[seat]
-                hand[rank] = self._int(expr, 0, 1 + players) if not isinstance(expr, int) else expr
+                expr = now.hands[seat][rank] - now.mains[seat].get(rank, 0) + now.gained[seat][rank]
+                if rank == ACE and seat in now.spent:
+                    expr = expr - now.spent[seat]
+                hand[rank] = expr if isinstance(expr, int) else self._int(expr, 0, 1 + self.players)
             after.append(hand)
-        nonempty = [self._at_least(sum(after[s].values()), 1) for s in range(players)]
-        return self._all([alive] + nonempty), after, gains
+        return after
 
     def _best(self, totals: Sequence, high: bool):
         best = self.model.new_int_var(-10, 40, "")
