@@ -310,8 +310,8 @@ def _answer_paranoid(game: SimultaneousGame, state: Any, seat: int, question: st
     started = time.perf_counter()
     every_card = game.returns(state)[seat] + game.cards_reachable(state)
     model_line = None
+    use_model = _uses_model(question, budget, joint_model)
     for payoff in (CARDS, MARGIN):
-        use_model = _uses_model(question, budget, joint_model)
         searches = _Searches(game, state, seat, question, payoff, budget,
                              _payoff_deadline(payoff, started, budget, use_model), answer.stats, engine, use_model)
         bounds = searches.start_bounds(known or {})
