@@ -18,6 +18,10 @@ is Q1): the best solution found and the bound CP-SAT proved, both as far as time
 from __future__ import annotations
 
 import math
+import os
+import select
+import signal
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -108,8 +112,40 @@ def maximise(model: Any, seconds: float | None) -> Maximised:
     if seconds is not None:
         solver.parameters.max_time_in_seconds = max(0.0, seconds)
     solver.parameters.num_workers = PORTFOLIO_WORKERS
-    status = solver.solve(model)
+    status = _solve_interruptibly(solver, model)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return Maximised(None, None, None)
     bound = solver.objective_value if status == cp_model.OPTIMAL else math.floor(solver.best_objective_bound + 1e-6)
     return Maximised(int(round(solver.objective_value)), int(round(bound)), solver.boolean_value)
+
+
+def _solve_interruptibly(solver: Any, model: Any) -> Any:
+    """Solve, stopping at once on Ctrl-C and still letting it interrupt the program: CP-SAT's
+    own catch of SIGINT would stop the search and swallow the signal.  Python's handler notes
+    the signal (raised as KeyboardInterrupt once the solve returns) and writes it to a pipe
+    that a watcher thread turns into a stop of the search."""
+    solver.parameters.catch_sigint_signal = False
+    if threading.current_thread() is not threading.main_thread():
+        return solver.solve(model)  # signals reach the main thread, which is not waiting here
+    read_end, write_end = os.pipe()
+    os.set_blocking(write_end, False)
+    previous = signal.set_wakeup_fd(write_end)
+    finished = threading.Event()
+
+    def stop_on_interrupt() -> None:
+        while not finished.is_set():
+            ready, _, _ = select.select([read_end], [], [], 0.2)
+            if ready and signal.SIGINT in os.read(read_end, 64):
+                solver.stop_search()
+                return
+
+    watcher = threading.Thread(target=stop_on_interrupt, daemon=True)
+    watcher.start()
+    try:
+        return solver.solve(model)
+    finally:
+        finished.set()
+        watcher.join()
+        signal.set_wakeup_fd(previous)
+        os.close(read_end)
+        os.close(write_end)

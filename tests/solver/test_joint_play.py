@@ -8,6 +8,11 @@ never above the exact value."""
 from __future__ import annotations
 
 import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import pytest
 
@@ -18,6 +23,8 @@ from solver.cpsat import maximise
 from solver.search import Budget
 from solver.simultaneous import MODEL_HIGH, MODEL_LOW, analyse, payoff_now
 from solver.verify import replay
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def model_value(game, state, seat, payoff):
@@ -105,3 +112,29 @@ def test_four_players_can_give_seat_one_every_card_of_the_first_deals(seed):
     """The tree search neither reached nor refuted 52 in ten minutes on these deals."""
     game = DevilsThrone(4)
     assert model_value(game, game.initial_state(game.deal_from_seed(seed)), 0, "cards") == 52
+
+
+CHILD = """
+import signal, sys
+signal.signal(signal.SIGINT, signal.default_int_handler)  # as at a terminal
+from games.devils_throne import DevilsThrone
+from solver.cpsat import maximise
+game = DevilsThrone(4)
+model = game.joint_play_model(game.initial_state(game.deal_from_seed(4)), 0, False).model
+print("solving", flush=True)
+maximise(model, 600)
+print("finished", flush=True)
+"""
+
+
+def test_ctrl_c_stops_a_model_at_once_and_still_interrupts_the_program():
+    """CP-SAT's own catch of SIGINT would end the solve and swallow the signal."""
+    child = subprocess.Popen([sys.executable, "-c", CHILD], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True, cwd=ROOT)
+    assert child.stdout.readline().strip() == "solving"
+    time.sleep(1)
+    sent = time.monotonic()
+    child.send_signal(signal.SIGINT)
+    out, err = child.communicate(timeout=300)
+    assert "finished" not in out and "KeyboardInterrupt" in err
+    assert time.monotonic() - sent < 120  # far inside the solve's 600 s
