@@ -3,7 +3,7 @@ against the tree search: on endings of real deals for two, three and four seats 
 and left uneven by Envoys), both payoffs, the model's optimum equals the search's exact value
 and the line it describes replays through the rules to that value; through `analyse`, the
 model decides Q1 and says so.  The restricted model (no Envoy played) gives lines that replay,
-never above the exact value."""
+never above the exact value.  Ctrl-C stops a solve at once and still interrupts the program."""
 
 from __future__ import annotations
 
