@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import math
 import os
-import select
 import signal
 import threading
 from collections.abc import Callable
@@ -78,7 +77,7 @@ def _best_keep(problem: CoverProblem, time_limit: float) -> int | None:
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = time_limit
     solver.parameters.num_workers = 1
-    status = solver.Solve(model)
+    status = _solve_interruptibly(solver, model)
     if status == cp_model.INFEASIBLE:
         return INFEASIBLE
     if status == cp_model.OPTIMAL:
@@ -134,8 +133,7 @@ def _solve_interruptibly(solver: Any, model: Any) -> Any:
 
     def stop_on_interrupt() -> None:
         while not finished.is_set():
-            ready, _, _ = select.select([read_end], [], [], 0.2)
-            if ready and signal.SIGINT in os.read(read_end, 64):
+            if signal.SIGINT in os.read(read_end, 64):
                 solver.stop_search()
                 return
 
@@ -145,6 +143,7 @@ def _solve_interruptibly(solver: Any, model: Any) -> Any:
         return solver.solve(model)
     finally:
         finished.set()
+        os.write(write_end, b"\0")  # wakes the watcher at once
         watcher.join()
         signal.set_wakeup_fd(previous)
         os.close(read_end)

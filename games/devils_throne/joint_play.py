@@ -58,7 +58,6 @@ class _Now:
     totals: list = field(default_factory=list)
     extra_cards: list = field(default_factory=list)  # literals of the pool's cards besides the mains
     robbed: dict = field(default_factory=lambda: defaultdict(int))  # seat -> the Robber's card
-    aces: list = field(default_factory=list)
     spent: dict = field(default_factory=dict)        # seat -> its ace played as an Envoy
 
 
@@ -269,10 +268,10 @@ class JointPlay:
         closes at the first sub-round with no ace played [R5-R9]."""
         players = self.players
         step = 1 if now.high else -1
-        now.aces = [s for s in range(players) if ACE in now.mains[s]]
-        now.spent = {s: 0 for s in now.aces}
+        aces = [s for s in range(players) if ACE in now.mains[s]]
+        now.spent = {s: 0 for s in aces}
         played_before = None
-        for _ in range(len(now.aces)):  # one ace a seat: at most this many sub-rounds with plays
+        for _ in range(len(aces)):  # one ace a seat: at most this many sub-rounds with plays
             best = self._best(now.totals, now.high)
             at_best = [self._equals(now.totals[s], best) for s in range(players)]
             shared = self._at_least(sum(at_best), 2)
@@ -280,12 +279,12 @@ class JointPlay:
             for target in range(players):
                 short = self._equals(now.totals[target], best - step)
                 legal = self._any([short, self._all([at_best[target], shared])])
-                for owner in now.aces:
+                for owner in aces:
                     if owner != target:
                         play = self._bool()
                         self.model.add_implication(play, legal)
                         plays[owner, target] = play
-            for owner in now.aces:
+            for owner in aces:
                 own = [p for (o, _), p in plays.items() if o == owner]
                 self.model.add(sum(own) + now.spent[owner] + now.mains[owner][ACE] <= now.hands[owner][ACE])
                 self.model.add(sum(own) <= now.alive)
