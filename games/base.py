@@ -559,21 +559,25 @@ class SimultaneousGame(Game):
         """The game's compiled Q1-Q3 search from this round start, or None (as compiled_q4)."""
         return None
 
-    def joint_play_model(self, state: State, seat: int, margin: bool,
-                         restricted: bool = False) -> JointPlayModel | None:
+    def joint_play_model(self, state: State, seat: int, margin: bool, restricted: bool = False,
+                         at_ceiling: bool = False) -> JointPlayModel | None:
         """An exact CP-SAT model of every joint play from this round start whose objective is
         `seat`'s payoff at the end (its cards, or with `margin` its cards less the most any
         other seat holds), or None: none here.  Q1 is its optimum.  `restricted`: a model of
         some joint plays only, chosen by the game to be solved sooner (its lines are legal,
-        its bound proves nothing), or None where the game has none."""
+        its bound proves nothing), or None where the game has none.  `at_ceiling`: a model of
+        exactly the joint plays whose payoff is the model's `ceiling` (none: Q1 is below it)."""
         return None
 
 
 class JointPlayModel(Protocol):
-    """A game's CP-SAT model of joint play (`model`, a maximisation) and how to read the line
-    of joint moves a solution describes (`read` tells whether a literal is true in it)."""
+    """A game's CP-SAT model of joint play (`model`, maximising the expression `payoff`) and
+    how to read the line of joint moves a solution describes (`read` tells whether a literal
+    is true in it).  `ceiling`: no joint play's payoff is higher."""
 
     model: Any
+    payoff: Any
+    ceiling: int
 
     def line(self, read: Callable[[Any], bool]) -> list[tuple]:
         ...

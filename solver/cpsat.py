@@ -96,11 +96,13 @@ PORTFOLIO_WORKERS = 8
 @dataclass(frozen=True)
 class Maximised:
     """A maximisation's result: the best value found (None: no solution found), the proven
-    bound (None: nothing proven), and `read`, whether a literal is true in the solution."""
+    bound (None: nothing proven), `read`, whether a literal is true in the solution, and
+    whether the model was proven to have no solution at all."""
 
     value: int | None
     bound: int | None
     read: Callable[[Any], bool] | None
+    infeasible: bool = False
 
 
 def maximise(model: Any, seconds: float | None) -> Maximised:
@@ -113,7 +115,7 @@ def maximise(model: Any, seconds: float | None) -> Maximised:
     solver.parameters.num_workers = PORTFOLIO_WORKERS
     status = _solve_interruptibly(solver, model)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return Maximised(None, None, None)
+        return Maximised(None, None, None, infeasible=status == cp_model.INFEASIBLE)
     bound = solver.objective_value if status == cp_model.OPTIMAL else math.floor(solver.best_objective_bound + 1e-6)
     return Maximised(int(round(solver.objective_value)), int(round(bound)), solver.boolean_value)
 

@@ -69,7 +69,7 @@ from games.base import (
     UnsupportedGame,
     Verdict,
 )
-from solver.cpsat import maximise
+from solver.cpsat import Maximised, maximise
 from solver.search import Budget, BudgetExceeded, notice_once, state_budget_text
 from solver.verify import replay
 
@@ -274,10 +274,14 @@ Q1_PROBE_BEFORE_MODEL_SHARE = 0.1
 Q1_MODEL_SHARE = 0.8
 #: Of a Q1's time, the cards' where the model is used.
 Q1_MODEL_CARDS_SHARE = 0.75
-#: Of the models' time, the restricted model's (where the game offers one).
-RESTRICTED_MODEL_SHARE = 0.6
+#: Of the models' time, the restricted model's and the model of the plays reaching the
+#: ceiling's (where the game offers them); the exact model has the rest.
+RESTRICTED_MODEL_SHARE = 0.3
+AT_CEILING_MODEL_SHARE = 0.5
 MODEL_LOW = "a line of joint play found by the CP-SAT model reaches it (replayed)"
 MODEL_HIGH = "the CP-SAT model of every joint play proves no more"
+MODEL_BELOW_CEILING = "the CP-SAT model proves that no joint play gives P every card still in play"
+CARDS_CEILING_FOR_MARGIN = "P's cards' ceiling less the most another seat holds now"
 
 
 @dataclass
@@ -304,8 +308,8 @@ def _answer_paranoid(game: SimultaneousGame, state: Any, seat: int, question: st
     then for Q2 and Q3 by two one-sided searches (P on the greedy bot against the others'
     best reply; the others on it against P's best reply), then probes with null windows
     until the bounds meet.  The cards get half the time (three quarters for a Q1 that uses the
-    game's model of joint play: its line for the cards bounds the margin too); the margin
-    what is left."""
+    game's model of joint play: its line for the cards bounds the margin too, as does its
+    ceiling: the others' cards never shrink); the margin what is left."""
     answer = Answer(question, seat)
     started = time.perf_counter()
     every_card = game.returns(state)[seat] + game.cards_reachable(state)
@@ -318,6 +322,10 @@ def _answer_paranoid(game: SimultaneousGame, state: Any, seat: int, question: st
         if payoff == MARGIN and answer.cards is not None and answer.cards == every_card:
             # P takes every card that can still be won: no one else gains, the lead grows by them all
             bounds.raise_low(bounds.high, "the line taking every card for P leaves the others none")
+        if payoff == MARGIN and question == "q1":
+            # the others' cards never shrink: P's lead is at most its cards less the most they hold now
+            most_now = payoff_now(game.returns(state), seat, CARDS) - payoff_now(game.returns(state), seat, MARGIN)
+            bounds.lower_high(answer.cards_bounds[1] - most_now, CARDS_CEILING_FOR_MARGIN)
         if payoff == MARGIN and model_line is not None:
             lead = payoff_now(game.returns(model_line.end), seat, MARGIN)
             bounds.raise_low(lead, MODEL_LOW)
@@ -463,18 +471,25 @@ class _Searches:
         return found or line_action
 
     def model_bounds(self, bounds: _Interval, seconds: float | None) -> None:
-        """Q1 from the game's models of joint play, where it offers them: first the restricted
-        one (its lines are found sooner) with a share of the time, then, unless its line
-        reached the ceiling, the exact one, started from that line.  Each best line, replayed
-        through the rules, raises the floor; the exact model's proven bound lowers the ceiling.
-        The best line is kept in `model_line`."""
+        """Q1 from the game's models of joint play, where it offers them, each with a share of
+        the time: first the restricted one (its lines are found sooner); then, where the
+        ceiling is what the game's model would give P with every card, the model of the plays
+        that reach it (a line decides; no solution at all proves Q1 below it); then the exact
+        one, started from the best line and held to the ceiling proven by then.  Each best line,
+        replayed through the rules, raises the floor; the exact model's proven bound lowers the
+        ceiling.  The best line is kept in `model_line`."""
         margin = self.payoff == MARGIN
         started = time.perf_counter()
+
+        def share(part: float) -> float | None:
+            return None if seconds is None else part * seconds
+
         restricted = self.game.joint_play_model(self.state, self.seat, margin, restricted=True)
         line = None
         if restricted is not None:
-            line = self._solve_model(restricted, None if seconds is None else RESTRICTED_MODEL_SHARE * seconds,
-                                     bounds, exact=False)
+            line = self._solve_model(restricted, share(RESTRICTED_MODEL_SHARE), bounds, exact=False)
+        if bounds.low < bounds.high:
+            line = self._ceiling_model(bounds, share(AT_CEILING_MODEL_SHARE), line) or line
         if bounds.low >= bounds.high:
             return
         exact = self.game.joint_play_model(self.state, self.seat, margin)
@@ -482,13 +497,31 @@ class _Searches:
             return
         if line is not None:
             exact.hint(line)
+        exact.model.add(exact.payoff <= int(bounds.high))
         self._solve_model(exact, None if seconds is None else max(0.0, seconds - (time.perf_counter() - started)),
                           bounds, exact=True)
 
-    def _solve_model(self, built: Any, seconds: float | None, bounds: _Interval, exact: bool) -> list | None:
-        """Solve one model; replay its line (a line that does not replay to the value the model
-        claims is a defect) and narrow the bounds.  The line, None where none was found."""
+    def _ceiling_model(self, bounds: _Interval, seconds: float | None, line: list | None) -> list | None:
+        """Can every joint play's ceiling be reached?  Asked of the game's model of the plays
+        that reach it, where that ceiling is the one proven: its line, or None."""
+        built = self.game.joint_play_model(self.state, self.seat, self.payoff == MARGIN, at_ceiling=True)
+        if built is None or built.ceiling != bounds.high:
+            return None
+        if line is not None:
+            built.hint(line)
         solved = maximise(built.model, seconds)
+        if solved.infeasible:
+            bounds.lower_high(built.ceiling - 1, MODEL_BELOW_CEILING)
+            return None
+        return self._take_solution(built, solved, bounds, exact=False)
+
+    def _solve_model(self, built: Any, seconds: float | None, bounds: _Interval, exact: bool) -> list | None:
+        """Solve one model and take its solution (`_take_solution`): its line or None."""
+        return self._take_solution(built, maximise(built.model, seconds), bounds, exact)
+
+    def _take_solution(self, built: Any, solved: Maximised, bounds: _Interval, exact: bool) -> list | None:
+        """Replay a model's line (a line that does not replay to the value the model claims is
+        a defect) and narrow the bounds.  The line, None where none was found."""
         if solved.value is None:
             return None
         line = built.line(solved.read)

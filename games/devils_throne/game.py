@@ -244,12 +244,14 @@ class DevilsThrone(SimultaneousGame):
         one-sided search."""
         return compiled.paranoid_values(self.rules, state, seat, question, margin, fixed)
 
-    def joint_play_model(self, state: State, seat: int, margin: bool, restricted: bool = False) -> JointPlay | None:
+    def joint_play_model(self, state: State, seat: int, margin: bool, restricted: bool = False,
+                         at_ceiling: bool = False) -> JointPlay | None:
         """Every joint play from round start `state` as one CP-SAT model (joint_play.py);
-        `restricted`: those in which no Envoy ace is played."""
+        `restricted`: those in which no Envoy ace is played; `at_ceiling`: those that give
+        `seat` every card still in play."""
         if not self.round_start(state):
             return None
-        return JointPlay(self.rules, state, seat, margin, envoys=not restricted)
+        return JointPlay(self.rules, state, seat, margin, envoys=not restricted, at_ceiling=at_ceiling)
 
 
 def late_round_start(game: DevilsThrone, seed: int, cards_left: int, envoys: bool = False,

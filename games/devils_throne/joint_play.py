@@ -66,9 +66,12 @@ class JointPlay:
     (or, with `margin`, its cards less the most any other seat holds) at the game's end.
     Without `envoys`, of the joint plays in which no Envoy ace is played: a restriction (a
     streamliner) whose lines are legal and often found far sooner, but whose bound proves
-    nothing."""
+    nothing.  `ceiling` is the payoff were the seat to take every card still in play; with
+    `at_ceiling`, of the joint plays that give it every card only (a model with no solution
+    then proves that Q1 is below the ceiling)."""
 
-    def __init__(self, rules: Rules, state: State, seat: int, margin: bool, envoys: bool = True):
+    def __init__(self, rules: Rules, state: State, seat: int, margin: bool, envoys: bool = True,
+                 at_ceiling: bool = False):
         from ortools.sat.python import cp_model
 
         if state.phase != SELECT:
@@ -78,7 +81,7 @@ class JointPlay:
         self.players = rules.players
         self.reserves = state.reserves
         self.rounds: list[_Round] = []
-        self.envoys = envoys
+        self.envoys, self.at_ceiling = envoys, at_ceiling
         self._true = self.model.new_constant(1)
         self._build(margin)
 
@@ -188,13 +191,19 @@ class JointPlay:
         self.model.add(sum(cards) + left <= sum(state.tricks) + self.rules.cards_in_play(state))
         self.model.add(cards[self.seat] <= state.tricks[self.seat] + self.rules.cards_reachable(state)
                        - self.rules.cards_out_of_reach(state, self.seat))
-        self.payoff = cards[self.seat]
+        every_card = state.tricks[self.seat] + self.rules.cards_in_play(state)
+        if self.at_ceiling:
+            self.model.add(cards[self.seat] == every_card)
+        self.payoff, self.ceiling = cards[self.seat], every_card
         if margin:
+            most_now = max(state.tricks[other] for other in range(players) if other != self.seat)
             most = self.model.new_int_var(0, 13 * players, "")
             for other in range(players):
                 if other != self.seat:
                     self.model.add(most >= cards[other])
-            self.payoff = self.payoff - most
+            if self.at_ceiling:  # the others gain nothing (implied; the payoff is then exact)
+                self.model.add(most == most_now)
+            self.payoff, self.ceiling = self.payoff - most, every_card - most_now
         self.model.maximize(self.payoff)
 
     def _round(self, number: int, alive, hands: list[dict], depth: list):
@@ -209,7 +218,10 @@ class JointPlay:
         now.totals = [self._int(total, -10, 40) for total in now.totals]
         if self.envoys:
             self._envoy_window(now)
-        gains = self._gains(now, self._winners(now))
+        winners = self._winners(now)
+        if self.at_ceiling:
+            self._every_round_to_the_seat(now, winners)
+        gains = self._gains(now, winners)
         after = self._hands_after(now)
         nonempty = [self._at_least(sum(hand.values()), 1) for hand in after]
         return self._all([alive] + nonempty), after, gains
@@ -328,6 +340,15 @@ class JointPlay:
         winners = [self._all([tied[s], alone]) for s in range(players)]
         self.model.add(sum(winners) <= now.alive)
         return winners
+
+    def _every_round_to_the_seat(self, now: _Now, winners: list) -> None:
+        """Where the seat takes every card it wins every round played (a void round's pool
+        leaves the game) and no other seat's Robber fires: implied by the payoff, written out
+        so that the solver sees them at once, not through the sum of every round's gains."""
+        self.model.add(winners[self.seat] == now.alive)
+        for owner, fired in now.robbed.items():
+            if owner != self.seat and not isinstance(fired, int):
+                self.model.add(fired == 0)
 
     def _gains(self, now: _Now, winners: list) -> list:
         """The cards each seat gains this round: the pool if it wins, and the Robber's card.

@@ -3,7 +3,9 @@ against the tree search: on endings of real deals for two, three and four seats 
 and left uneven by Envoys), both payoffs, the model's optimum equals the search's exact value
 and the line it describes replays through the rules to that value; through `analyse`, the
 model decides Q1 and says so.  The restricted model (no Envoy played) gives lines that replay,
-never above the exact value.  Ctrl-C stops a solve at once and still interrupts the program."""
+never above the exact value.  The model of the plays that give P every card has a solution
+exactly where Q1 reaches that ceiling, and its line replays to it.  Ctrl-C stops a solve at
+once and still interrupts the program."""
 
 from __future__ import annotations
 
@@ -21,7 +23,14 @@ from games.devils_throne.game import late_round_start
 from games.devils_throne.rules import ENVOY, PASS
 from solver.cpsat import maximise
 from solver.search import Budget
-from solver.simultaneous import MODEL_HIGH, MODEL_LOW, analyse, payoff_now
+from solver.simultaneous import (
+    CARDS_CEILING_FOR_MARGIN,
+    MODEL_BELOW_CEILING,
+    MODEL_HIGH,
+    MODEL_LOW,
+    analyse,
+    payoff_now,
+)
 from solver.verify import replay
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -54,6 +63,19 @@ def restricted_value(game, state, seat, payoff):
     return solved.value
 
 
+def reaches_the_ceiling(game, state, seat, payoff):
+    """Whether the model of the plays giving `seat` every card has a solution (solved to the
+    end), after checking that its line replays to its ceiling; also returns the ceiling."""
+    built = game.joint_play_model(state, seat, payoff == "margin", at_ceiling=True)
+    solved = maximise(built.model, None)
+    if solved.infeasible:
+        return False, built.ceiling
+    reached = replay(game, state, built.line(solved.read))
+    assert reached.ok and reached.outcome is not None
+    assert payoff_now(game.returns(reached.state), seat, payoff) == solved.value == built.ceiling
+    return True, built.ceiling
+
+
 def assert_the_model_equals_the_search(players, seed, cards_left, uneven, seat):
     game = DevilsThrone(players)
     state = late_round_start(game, seed, cards_left, envoys=uneven)
@@ -63,6 +85,10 @@ def assert_the_model_equals_the_search(players, seed, cards_left, uneven, seat):
     assert model_value(game, state, seat, "margin") == exact.margin
     assert restricted_value(game, state, seat, "cards") <= exact.cards
     assert restricted_value(game, state, seat, "margin") <= exact.margin
+    for payoff, value in (("cards", exact.cards), ("margin", exact.margin)):
+        reached, ceiling = reaches_the_ceiling(game, state, seat, payoff)
+        assert value <= ceiling
+        assert reached == (value == ceiling)
 
 
 @pytest.mark.parametrize(("players", "seed", "cards_left", "uneven"), [
@@ -89,7 +115,8 @@ def assert_the_model_decided(game, state, seat, budget):
     exact = analyse(game, state, seat, ("q1",), joint_model=False).answers["q1"]
     assert (answer.cards, answer.margin) == (exact.cards, exact.margin)
     assert (answer.cards_low_reason, answer.cards_high_reason) == (MODEL_LOW, MODEL_HIGH)
-    assert (answer.margin_low_reason, answer.margin_high_reason) == (MODEL_LOW, MODEL_HIGH)
+    assert answer.margin_low_reason == MODEL_LOW
+    assert answer.margin_high_reason in (MODEL_HIGH, CARDS_CEILING_FOR_MARGIN)  # the exact model's, or the cards'
     assert answer.best_action in {game.format_action(state, action) for action in game.legal_actions(state, seat)}
     return answer
 
@@ -106,12 +133,40 @@ def test_where_the_first_probe_runs_out_the_model_decides_q1_within_the_time_lef
                              Budget(time_limit=600, max_states=1))
 
 
+@pytest.mark.parametrize(("players", "seed", "cards_left", "uneven", "seat"), [
+    (2, 387926, 4, False, 1), (3, 329879, 4, True, 1),
+])
+def test_the_model_of_the_plays_at_the_ceiling_agrees_with_the_search(players, seed, cards_left, uneven, seat):
+    """One ending whose Q1 is every card, one whose Q1 is one card short of it."""
+    assert_the_model_equals_the_search(players, seed, cards_left, uneven, seat)
+
+
+def test_where_no_play_gives_p_every_card_q1_says_so():
+    game = DevilsThrone(3)
+    answer = analyse(game, late_round_start(game, 329879, 4, envoys=True), 1, ("q1",),
+                     joint_model=True).answers["q1"]
+    assert answer.decided and answer.cards == 27  # every card still in play would be 28
+    assert (answer.cards_low_reason, answer.cards_high_reason) == (MODEL_LOW, MODEL_BELOW_CEILING)
+    assert answer.margin == 27 - 7  # the most another seat holds now: 7
+    assert (answer.margin_low_reason, answer.margin_high_reason) == (MODEL_LOW, CARDS_CEILING_FOR_MARGIN)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_four_players_can_give_seat_one_every_card_of_the_first_deals(seed):
     """The tree search neither reached nor refuted 52 in ten minutes on these deals."""
     game = DevilsThrone(4)
     assert model_value(game, game.initial_state(game.deal_from_seed(seed)), 0, "cards") == 52
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("players", "seed", "reached", "ceiling"), [(4, 16, True, 52), (3, 4, False, 39)])
+def test_the_plays_at_the_ceiling_decide_what_the_exact_model_left_open(players, seed, reached, ceiling):
+    """Neither had been decided by the exact model in ten minutes (its best: 51 and 38).
+    Several minutes each."""
+    game = DevilsThrone(players)
+    state = game.initial_state(game.deal_from_seed(seed))
+    assert reaches_the_ceiling(game, state, 0, "cards") == (reached, ceiling)
 
 
 CHILD = """
