@@ -324,7 +324,7 @@ def _answer_paranoid(game: SimultaneousGame, state: Any, seat: int, question: st
             bounds.raise_low(bounds.high, "the line taking every card for P leaves the others none")
         if payoff == MARGIN and question == "q1":
             # the others' cards never shrink: P's lead is at most its cards less the most they hold now
-            most_now = payoff_now(game.returns(state), seat, CARDS) - payoff_now(game.returns(state), seat, MARGIN)
+            most_now = max(cards for other, cards in enumerate(game.returns(state)) if other != seat)
             bounds.lower_high(answer.cards_bounds[1] - most_now, CARDS_CEILING_FOR_MARGIN)
         if payoff == MARGIN and model_line is not None:
             lead = payoff_now(game.returns(model_line.end), seat, MARGIN)
@@ -502,8 +502,9 @@ class _Searches:
                           bounds, exact=True)
 
     def _ceiling_model(self, bounds: _Interval, seconds: float | None, line: list | None) -> list | None:
-        """Can every joint play's ceiling be reached?  Asked of the game's model of the plays
-        that reach it, where that ceiling is the one proven: its line, or None."""
+        """Can P reach the models' ceiling (every card still in play)?  Asked of the game's
+        model of the plays that reach it, where that is the ceiling proven so far: its line, or
+        None (a proof that there is none lowers the ceiling by one)."""
         built = self.game.joint_play_model(self.state, self.seat, self.payoff == MARGIN, at_ceiling=True)
         if built is None or built.ceiling != bounds.high:
             return None
