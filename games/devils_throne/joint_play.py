@@ -346,8 +346,8 @@ class JointPlay:
         leaves the game) and no other seat's Robber fires: implied by the payoff, written out
         so that the solver sees them at once, not through the sum of every round's gains."""
         self.model.add(winners[self.seat] == now.alive)
-        for owner, fired in now.robbed.items():
-            if owner != self.seat and not isinstance(fired, int):
+        for owner, fired in now.robbed.items():  # only the Robbers played this round, so far
+            if owner != self.seat:
                 self.model.add(fired == 0)
 
     def _gains(self, now: _Now, winners: list) -> list:
