@@ -92,6 +92,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "_table_memory.h"
+
 #define BUDGET_CHECK_EVERY 256  /* a state costs up to ~10 us: a limit is kept to ~3 ms */
 #ifndef PREFETCH_AHEAD
 #define PREFETCH_AHEAD 3
@@ -194,7 +196,7 @@ static inline Slot *find_slot(const Table *t, const Slot *k) {
     }
 }
 
-static Slot *new_slots(u64 capacity) { return calloc(capacity, sizeof(Slot)); }
+static Slot *new_slots(u64 capacity) { return table_memory(capacity * sizeof(Slot)); }
 
 static int table_init(Table *t, long long cap) {
     t->capacity = INITIAL_CAPACITY;

@@ -10,7 +10,10 @@
  *     strategies, by backward induction: a matrix game where both seats act, max (P) or
  *     min (O) where one does.  Matrix games: a pure saddle point, iterated removal of weakly
  *     dominated lines, the 2x2 formula, else a dense simplex (Bland's rule) on the shifted
- *     game, as solver/simultaneous.py does with GLOP.  Options in the rules' order.
+ *     game, as solver/simultaneous.py does with GLOP.  Options in the rules' order.  At each
+ *     decision every joint action is first played to its outcome, and where the round ends
+ *     there the next round start's slot is fetched ahead; then each is valued: the probes of
+ *     one matrix overlap in memory instead of waiting one after another.
  *   - Q1-Q3 (any number of seats): alpha-beta (fail-soft) on c_P or on the margin
  *     c_P - max_{Q != P} c_Q, node for node the search of solver/simultaneous.py: Q1
  *     maximises over every joint action (seat 0's choice outermost); Q2 lets P commit first
@@ -47,6 +50,8 @@
  *   int seats_of(const Ctx *)                   the number of seats
  *   void start_key(const Ctx *, const Start *, Key *)
  *                                               the exact table key, never all 0
+ *   int key_words(const Ctx *)                  1 where every key's second word is 0 (the
+ *                                               table then keeps one word a key), else 2
  *   int cards_reachable(const Ctx *, const Start *)
  *                                               no seat's cards move by more from here
  *   int cards_out_of_reach(const Ctx *, const Start *, int seat)
@@ -82,6 +87,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "_table_memory.h"
+
 #define NO_ACTION (-1)
 #define EPS 1e-9
 #define LEAD_BITS 6
@@ -92,12 +99,13 @@
 enum { QUESTION_Q4 = 0, QUESTION_Q1 = 1, QUESTION_Q2 = 2, QUESTION_Q3 = 3 };
 enum { ABORTED_NONE = 0, ABORTED_STATES = 1, ABORTED_MEMORY = 2, ABORTED_TIME = 3 };
 
-/* A table slot: the key beside its value.  Q1-Q3 store a floor and a ceiling (whole
- * numbers) where Q4 stores its value. */
-typedef struct {
-    Key key;
-    union { double value; int32_t bounds[2]; } u;
-} Slot;
+/* A table entry: Q1-Q3 store a floor and a ceiling (whole numbers) where Q4 stores its value. */
+typedef union { double value; int32_t bounds[2]; } Entry;
+
+/* A slot: a key beside its entry.  Where the game's keys fit one word (key_words), a slot
+ * keeps only that word: 16 bytes instead of 24, so that more of the table stays in cache. */
+typedef struct { Key key; Entry entry; } WideSlot;
+typedef struct { u64 a; Entry entry; } NarrowSlot;
 
 typedef struct {
     int n[MAXP];
@@ -113,7 +121,8 @@ typedef struct {
     int margin;                  /* Q1-Q3 payoff: 1 the margin, 0 the cards c_P */
     int fixed;                   /* bit per seat playing the game's policy */
     int root_action;             /* P's option on the root's best line so far (NO_ACTION: none) */
-    Slot *slots;
+    void *slots;                 /* WideSlot, or NarrowSlot where `narrow` */
+    int narrow;
     size_t capacity, count;
     long long states, hits, nodes, matrix_games, saddles, lps, max_states;
     double deadline;
@@ -128,24 +137,42 @@ static double now(void) {
 
 /* ----- the table ----------------------------------------------------------------------- */
 
-static inline int key_empty(const Key *k) { return k->a == 0 && k->b == 0; }
-static inline int key_equal(const Key *x, const Key *y) { return x->a == y->a && x->b == y->b; }
-
 static inline size_t slot_of(const Key *k, size_t capacity) {
     u64 key = k->a ^ (k->b * 0x9e3779b97f4a7c15ULL);
     key ^= key >> 33; key *= 0xff51afd7ed558ccdULL; key ^= key >> 33;
     return (size_t)key & (capacity - 1);
 }
 
+static inline size_t slot_size(const Solver *q) { return q->narrow ? sizeof(NarrowSlot) : sizeof(WideSlot); }
+
+static inline Key slot_key(const Solver *q, const void *slots, size_t j) {
+    if (q->narrow) return (Key){((const NarrowSlot *)slots)[j].a, 0};
+    return ((const WideSlot *)slots)[j].key;
+}
+
+static inline Entry *slot_entry(const Solver *q, void *slots, size_t j) {
+    return q->narrow ? &((NarrowSlot *)slots)[j].entry : &((WideSlot *)slots)[j].entry;
+}
+
+static inline void slot_set(const Solver *q, void *slots, size_t j, const Key *key, const Entry *entry) {
+    if (q->narrow) ((NarrowSlot *)slots)[j] = (NarrowSlot){key->a, *entry};
+    else ((WideSlot *)slots)[j] = (WideSlot){*key, *entry};
+}
+
+static inline int key_empty(Key k) { return k.a == 0 && k.b == 0; }
+static inline int key_equal(Key x, const Key *y) { return x.a == y->a && x.b == y->b; }
+
 static int table_grow(Solver *q) {
+    if (!q->capacity) q->narrow = key_words(&q->game) == 1;
     size_t capacity = q->capacity ? q->capacity * 2 : (1u << 16);
-    Slot *slots = calloc(capacity, sizeof *slots);
+    void *slots = table_memory(capacity * slot_size(q));
     if (!slots) return 0;
     for (size_t i = 0; i < q->capacity; i++) {
-        if (key_empty(&q->slots[i].key)) continue;
-        size_t j = slot_of(&q->slots[i].key, capacity);
-        while (!key_empty(&slots[j].key)) j = (j + 1) & (capacity - 1);
-        slots[j] = q->slots[i];
+        Key key = slot_key(q, q->slots, i);
+        if (key_empty(key)) continue;
+        size_t j = slot_of(&key, capacity);
+        while (!key_empty(slot_key(q, slots, j))) j = (j + 1) & (capacity - 1);
+        slot_set(q, slots, j, &key, slot_entry(q, q->slots, i));
     }
     free(q->slots);
     q->slots = slots;
@@ -153,43 +180,51 @@ static int table_grow(Solver *q) {
     return 1;
 }
 
-static Slot *table_slot(const Solver *q, const Key *key) {
+static Entry *table_slot(const Solver *q, const Key *key) {
     if (!q->capacity) return NULL;
-    for (size_t j = slot_of(key, q->capacity); !key_empty(&q->slots[j].key); j = (j + 1) & (q->capacity - 1))
-        if (key_equal(&q->slots[j].key, key)) return &q->slots[j];
-    return NULL;
+    for (size_t j = slot_of(key, q->capacity);; j = (j + 1) & (q->capacity - 1)) {
+        Key there = slot_key(q, q->slots, j);
+        if (key_empty(there)) return NULL;
+        if (key_equal(there, key)) return slot_entry(q, q->slots, j);
+    }
 }
 
-static Slot *table_claim(Solver *q, const Key *key) {
+static Entry *table_claim(Solver *q, const Key *key) {
     if ((q->count + 1) * 2 > q->capacity) {
-        if (q->capacity >= MAX_SLOTS) {
-            Slot *slot = table_slot(q, key);
-            return slot;  /* full: only an entry already there is updated */
-        }
+        if (q->capacity >= MAX_SLOTS) return table_slot(q, key);  /* full: only an entry already there is updated */
         if (!table_grow(q)) { q->aborted = ABORTED_MEMORY; return NULL; }
     }
     size_t j = slot_of(key, q->capacity);
-    while (!key_empty(&q->slots[j].key) && !key_equal(&q->slots[j].key, key)) j = (j + 1) & (q->capacity - 1);
-    if (key_empty(&q->slots[j].key)) q->count++;
-    q->slots[j].key = *key;
-    return &q->slots[j];
+    for (;; j = (j + 1) & (q->capacity - 1)) {
+        Key there = slot_key(q, q->slots, j);
+        if (key_equal(there, key)) return slot_entry(q, q->slots, j);
+        if (key_empty(there)) break;
+    }
+    q->count++;
+    slot_set(q, q->slots, j, key, &(Entry){.value = 0});
+    return slot_entry(q, q->slots, j);
 }
 
 static int table_find(Solver *q, const Key *key, double *value) {
-    Slot *slot = table_slot(q, key);
-    if (!slot) return 0;
-    *value = slot->u.value;
+    Entry *entry = table_slot(q, key);
+    if (!entry) return 0;
+    *value = entry->value;
     return 1;
 }
 
+/* Fetch key's home slot into the cache ahead of its probe. */
+static inline void table_prefetch(const Solver *q, const Key *key) {
+    if (q->capacity) __builtin_prefetch((const char *)q->slots + slot_of(key, q->capacity) * slot_size(q));
+}
+
 static void table_store2(Solver *q, const Key *key, double floor, double ceiling) {
-    Slot *slot = table_claim(q, key);
-    if (slot) { slot->u.bounds[0] = (int32_t)floor; slot->u.bounds[1] = (int32_t)ceiling; }
+    Entry *entry = table_claim(q, key);
+    if (entry) { entry->bounds[0] = (int32_t)floor; entry->bounds[1] = (int32_t)ceiling; }
 }
 
 static void table_store(Solver *q, const Key *key, double value) {
-    Slot *slot = table_claim(q, key);
-    if (slot) slot->u.value = value;
+    Entry *entry = table_claim(q, key);
+    if (entry) entry->value = value;
 }
 
 /* A round start counted as expanded: 0 when a budget ends the search there. */
@@ -318,6 +353,45 @@ static double matrix_value(Solver *q, double m[MAXA][MAXA], int rows, int cols) 
 /* ----- Q4 (two seats): backward induction ------------------------------------------------ */
 
 static double start_value(Solver *q, const Start *s);
+static double start_value_at(Solver *q, const Start *s, const Key *key);
+static double node_value(Solver *q, const Node *node);
+
+enum { ROUND_GOES_ON = 0, ROUND_ENDS = 1, GAME_ENDS = 2 };
+
+/* What follows one joint action: another decision of the round, or the round's end with the
+ * margin won in it and the next round start (unless the game is over). */
+typedef struct {
+    Start next;
+    Key key;
+    double gained;
+    int kind;
+} Outcome;
+
+/* The outcome of the joint action a at node; a next round start's slot is fetched ahead, so
+ * that the probes of a matrix's entries, all looked at first, overlap in memory. */
+static void look_ahead(Solver *q, const Node *node, const Options *o, const int a[MAXP], Outcome *out) {
+    Node child;
+    play(q, node, o, a, &child);
+    Options after;
+    node_options(&q->game, &child, 0, after.n, after.opt);
+    if (after.n[0] || after.n[1]) { out->kind = ROUND_GOES_ON; return; }
+    int gain[MAXP];
+    out->kind = close_round(&q->game, &child, &out->next, gain) ? ROUND_ENDS : GAME_ENDS;
+    out->gained = gain[q->p] - gain[1 - q->p];
+    if (out->kind == ROUND_ENDS) {
+        start_key(&q->game, &out->next, &out->key);
+        table_prefetch(q, &out->key);
+    }
+}
+
+/* The value of joint action a at node, from its outcome. */
+static double outcome_value(Solver *q, const Node *node, const Options *o, const int a[MAXP], const Outcome *out) {
+    if (out->kind == GAME_ENDS) return out->gained;
+    if (out->kind == ROUND_ENDS) return out->gained + start_value_at(q, &out->next, &out->key);
+    Node child;
+    play(q, node, o, a, &child);
+    return node_value(q, &child);
+}
 
 /* The round's end: the margin won in it, plus the value-to-go of the next round start. */
 static double close_value(Solver *q, const Node *node) {
@@ -335,21 +409,24 @@ static double node_value(Solver *q, const Node *node) {
     int p = q->p, other = 1 - p, a[MAXP] = {0, 0};
     if (o.n[0] && o.n[1]) {  /* rows: P's options; columns: O's */
         double m[MAXA][MAXA];
+        Outcome out[MAXA * MAXA];  /* row by row, packed */
+        int k = 0;
+        for (a[p] = 0; a[p] < o.n[p]; a[p]++)
+            for (a[other] = 0; a[other] < o.n[other]; a[other]++) look_ahead(q, node, &o, a, &out[k++]);
+        k = 0;
         for (a[p] = 0; a[p] < o.n[p]; a[p]++)
             for (a[other] = 0; a[other] < o.n[other]; a[other]++) {
-                Node next;
-                play(q, node, &o, a, &next);
-                m[a[p]][a[other]] = node_value(q, &next);
+                m[a[p]][a[other]] = outcome_value(q, node, &o, a, &out[k++]);
                 if (q->aborted) return 0;
             }
         return matrix_value(q, m, o.n[p], o.n[other]);
     }
     int seat = o.n[0] ? 0 : 1;
     double best = seat == p ? -INFINITY : INFINITY;
+    Outcome out[MAXA];
+    for (a[seat] = 0; a[seat] < o.n[seat]; a[seat]++) look_ahead(q, node, &o, a, &out[a[seat]]);
     for (a[seat] = 0; a[seat] < o.n[seat]; a[seat]++) {
-        Node next;
-        play(q, node, &o, a, &next);
-        double v = node_value(q, &next);
+        double v = outcome_value(q, node, &o, a, &out[a[seat]]);
         if (q->aborted) return 0;
         best = seat == p ? fmax(best, v) : fmin(best, v);
     }
@@ -357,16 +434,21 @@ static double node_value(Solver *q, const Node *node) {
 }
 
 static double start_value(Solver *q, const Start *s) {
-    if (q->aborted) return 0;
     Key key;
     start_key(&q->game, s, &key);
+    return start_value_at(q, s, &key);
+}
+
+/* As start_value, with the key of s already made. */
+static double start_value_at(Solver *q, const Start *s, const Key *key) {
+    if (q->aborted) return 0;
     double value;
-    if (table_find(q, &key, &value)) { q->hits++; return value; }
+    if (table_find(q, key, &value)) { q->hits++; return value; }
     if (!count_start(q)) return 0;
     Node node;
     open_round(&q->game, s, &node);
     value = node_value(q, &node);
-    if (!q->aborted) table_store(q, &key, value);
+    if (!q->aborted) table_store(q, key, value);
     return value;
 }
 
@@ -501,11 +583,11 @@ static int start_bounds(Solver *q, const Start *s, const int won[MAXP], int coun
     int offset = table_key(q, s, won, spare, key);
     *floor = q->margin ? offset - spare : offset;
     *ceiling = offset + spare - cards_out_of_reach(&q->game, s, q->p);
-    Slot *slot = table_slot(q, key);
-    if (slot) {
+    const Entry *entry = table_slot(q, key);
+    if (entry) {
         if (count_hit) q->hits++;
-        if (slot->u.bounds[0] + offset > *floor) *floor = slot->u.bounds[0] + offset;
-        if (slot->u.bounds[1] + offset < *ceiling) *ceiling = slot->u.bounds[1] + offset;
+        if (entry->bounds[0] + offset > *floor) *floor = entry->bounds[0] + offset;
+        if (entry->bounds[1] + offset < *ceiling) *ceiling = entry->bounds[1] + offset;
     }
     return offset;
 }

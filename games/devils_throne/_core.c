@@ -86,6 +86,10 @@ static inline void start_key(const Ctx *c, const Start *s, Key *key) {
     key->b = b;
 }
 
+/* Two seats fill the first word only; the search adds P's leads to the second word only for
+ * three or more seats. */
+static inline int key_words(const Ctx *c) { return c->players > 2 ? 2 : 1; }
+
 /* Cards in hands and reserves (the pool is empty at a round start). */
 static inline int cards_in_play(const Ctx *c, const Start *s) {
     int total = 0;
