@@ -409,7 +409,8 @@ static double node_value(Solver *q, const Node *node) {
     int p = q->p, other = 1 - p, a[MAXP] = {0, 0};
     if (o.n[0] && o.n[1]) {  /* rows: P's options; columns: O's */
         double m[MAXA][MAXA];
-        Outcome out[MAXA * MAXA];  /* row by row, packed */
+        Outcome out[o.n[p] * o.n[other]];  /* row by row; sized to the matrix, as the recursion
+                                            * keeps one per decision on the stack */
         int k = 0;
         for (a[p] = 0; a[p] < o.n[p]; a[p]++)
             for (a[other] = 0; a[other] < o.n[other]; a[other]++) look_ahead(q, node, &o, a, &out[k++]);
@@ -423,7 +424,7 @@ static double node_value(Solver *q, const Node *node) {
     }
     int seat = o.n[0] ? 0 : 1;
     double best = seat == p ? -INFINITY : INFINITY;
-    Outcome out[MAXA];
+    Outcome out[o.n[seat]];
     for (a[seat] = 0; a[seat] < o.n[seat]; a[seat]++) look_ahead(q, node, &o, a, &out[a[seat]]);
     for (a[seat] = 0; a[seat] < o.n[seat]; a[seat]++) {
         double v = outcome_value(q, node, &o, a, &out[a[seat]]);

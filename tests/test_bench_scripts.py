@@ -1,7 +1,7 @@
 """The measuring scripts of bench/ run as documented: bench/ab.py (two source trees side by
-side; a tree against itself agrees state for state) and bench/adaman_bound_gap.py (every
+side; a tree against itself agrees state for state), bench/adaman_bound_gap.py (every
 sampled position's bounds are at least its solved optimum: the script asserts it; it counts
-those that cannot be won)."""
+those that cannot be won), bench/lookahead.py (replays a shipped row) and others."""
 
 import re
 import subprocess
@@ -77,3 +77,29 @@ def test_policies_where_lost_prints_each_lost_decision_and_a_summary():
     assert rows and all(re.match(r"\d+,\d+,\d+,\d+,", row) for row in rows)
     assert re.match(rf"# {len(rows)} deals lost that could be won: unseen cards at the losing decision median \d+",
                     lines[-1])
+
+
+def test_lookahead_replays_a_shipped_row_and_compares_the_shipped_runs(tmp_path):
+    """bench/lookahead.py plays Royal Assassin's seed 1 as its shipped run did (the policy is
+    deterministic), and --compare gives the figures docs/play.md quotes."""
+    policies = ROOT / "bench" / "results" / "policies"
+    out = tmp_path / "ahead.csv"
+    played = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "lookahead.py"), "royal-assassin", "--seeds", "1", "--top", "3",
+         "--csv", str(out)],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert played.returncode == 0, played.stderr
+    shipped = (policies / "royal-assassin-fair-lookahead-0-499.csv").read_text().splitlines()
+    assert out.read_text().split(",")[:4] == next(row for row in shipped if row.startswith("1,")).split(",")[:4]
+    compared = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "lookahead.py"), "--compare",
+         str(policies / "royal-assassin-fair-plain-0-499.csv"),
+         str(policies / "royal-assassin-fair-lookahead-0-499.csv")],
+        capture_output=True, text=True, timeout=60,
+    )
+    assert compared.returncode == 0, compared.stderr
+    lines = compared.stdout.splitlines()
+    assert lines[0] == ("500 deals: royal-assassin-fair-plain-0-499.csv won 332, "
+                        "royal-assassin-fair-lookahead-0-499.csv won 348")
+    assert lines[1] == "won by one only: 59 and 75; two-sided sign test p = 0.195"

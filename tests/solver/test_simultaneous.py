@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import threading
 from types import SimpleNamespace
 
 import pytest
@@ -198,6 +199,26 @@ def test_compiled_q4_agrees_with_python_value_and_states(seed):
     assert compiled.margin == pytest.approx(python.margin, abs=TOLERANCE)
     assert (compiled.stats.states, compiled.stats.matrix_games) == (python.stats.states, python.stats.matrix_games)
     assert compiled.strategy.keys() == python.strategy.keys()
+
+
+@needs_core
+def test_compiled_q4_runs_in_a_worker_thread_with_a_small_stack():
+    """Hints run in worker threads, whose stacks may be small: the search keeps each
+    decision's look-ahead sized to its matrix, so eight rounds deep fit in 256 KiB."""
+    game = DevilsThrone(2)
+    state = late_position(game, 0, 8)
+    main = analyse(game, state, 0, ("q4",), engine="compiled").answers["q4"]
+    answers = []
+    previous = threading.stack_size(256 * 1024)
+    try:
+        worker = threading.Thread(target=lambda: answers.append(
+            analyse(game, state, 0, ("q4",), engine="compiled").answers["q4"]))
+        worker.start()
+        worker.join()
+    finally:
+        threading.stack_size(previous)
+    assert main.stats.states > 10_000
+    assert (answers[0].margin, answers[0].stats.states) == (main.margin, main.stats.states)
 
 
 @needs_core
