@@ -352,7 +352,6 @@ static double matrix_value(Solver *q, double m[MAXA][MAXA], int rows, int cols) 
 
 /* ----- Q4 (two seats): backward induction ------------------------------------------------ */
 
-static double start_value(Solver *q, const Start *s);
 static double start_value_at(Solver *q, const Start *s, const Key *key);
 static double node_value(Solver *q, const Node *node);
 
@@ -367,16 +366,10 @@ typedef struct {
     int kind;
 } Outcome;
 
-/* The outcome of the joint action a at node; a next round start's slot is fetched ahead, so
- * that the probes of a matrix's entries, all looked at first, overlap in memory. */
-static void look_ahead(Solver *q, const Node *node, const Options *o, const int a[MAXP], Outcome *out) {
-    Node child;
-    play(q, node, o, a, &child);
-    Options after;
-    node_options(&q->game, &child, 0, after.n, after.opt);
-    if (after.n[0] || after.n[1]) { out->kind = ROUND_GOES_ON; return; }
+/* The outcome of a round over at node; the next round start's slot is fetched ahead. */
+static void round_end(Solver *q, const Node *node, Outcome *out) {
     int gain[MAXP];
-    out->kind = close_round(&q->game, &child, &out->next, gain) ? ROUND_ENDS : GAME_ENDS;
+    out->kind = close_round(&q->game, node, &out->next, gain) ? ROUND_ENDS : GAME_ENDS;
     out->gained = gain[q->p] - gain[1 - q->p];
     if (out->kind == ROUND_ENDS) {
         start_key(&q->game, &out->next, &out->key);
@@ -384,28 +377,38 @@ static void look_ahead(Solver *q, const Node *node, const Options *o, const int 
     }
 }
 
+/* The outcome of the joint action a at node: a matrix's entries are all looked at first, so
+ * that the probes of their next round starts overlap in memory. */
+static void look_ahead(Solver *q, const Node *node, const Options *o, const int a[MAXP], Outcome *out) {
+    Node child;
+    play(q, node, o, a, &child);
+    Options after;
+    node_options(&q->game, &child, 0, after.n, after.opt);
+    if (after.n[0] || after.n[1]) out->kind = ROUND_GOES_ON;
+    else round_end(q, &child, out);
+}
+
+/* The value of a round's end: the margin won in it, plus the value-to-go of the next round start. */
+static double round_end_value(Solver *q, const Outcome *out) {
+    return out->kind == ROUND_ENDS ? out->gained + start_value_at(q, &out->next, &out->key) : out->gained;
+}
+
 /* The value of joint action a at node, from its outcome. */
 static double outcome_value(Solver *q, const Node *node, const Options *o, const int a[MAXP], const Outcome *out) {
-    if (out->kind == GAME_ENDS) return out->gained;
-    if (out->kind == ROUND_ENDS) return out->gained + start_value_at(q, &out->next, &out->key);
+    if (out->kind != ROUND_GOES_ON) return round_end_value(q, out);
     Node child;
     play(q, node, o, a, &child);
     return node_value(q, &child);
 }
 
-/* The round's end: the margin won in it, plus the value-to-go of the next round start. */
-static double close_value(Solver *q, const Node *node) {
-    Start next;
-    int gain[MAXP];
-    int more = close_round(&q->game, node, &next, gain);
-    double margin = gain[q->p] - gain[1 - q->p];
-    return more ? margin + start_value(q, &next) : margin;
-}
-
 static double node_value(Solver *q, const Node *node) {
     Options o;
     node_options(&q->game, node, 0, o.n, o.opt);
-    if (!o.n[0] && !o.n[1]) return close_value(q, node);
+    if (!o.n[0] && !o.n[1]) {
+        Outcome out;
+        round_end(q, node, &out);
+        return round_end_value(q, &out);
+    }
     int p = q->p, other = 1 - p, a[MAXP] = {0, 0};
     if (o.n[0] && o.n[1]) {  /* rows: P's options; columns: O's */
         double m[MAXA][MAXA];
