@@ -26,11 +26,13 @@ be the least.  The game's `cards_reachable` bounds what any payoff can still mov
 
 The search is driven by null-window probes ("is the value at least g?"), each of which
 proves a floor or a ceiling, halving the interval until it closes (Q1 probes the ceiling
-first: everyone helping P often reaches it).  Q1 is also a single optimisation over joint
-play, which a game may state whole as a CP-SAT model (`joint_play_model`): where the first
-probe does not decide within its share of a time limit, the model's best line, replayed
-through the rules, raises the floor and its proven bound lowers the ceiling; a line that
-does not replay to the value claimed is a defect, reported as an error, never used.
+first: everyone helping P often reaches it; Q2 and Q3 probe just above the floor first, with
+a share of a time limit: the others ganging up hold P near it).  Q1 is also a single
+optimisation over joint play, which a game may state whole as a CP-SAT model
+(`joint_play_model`): where the first probe does not decide within its share of a time
+limit, the model's best line, replayed through the rules, raises the floor and its proven
+bound lowers the ceiling; a line that does not replay to the value claimed is a defect,
+reported as an error, never used.
 Before the probes, Q2 and Q3 get two one-sided searches, each a fixed strategy against the
 best reply: P on the game's greedy bot (a floor for Q2 and Q3) and the other seats on it,
 aimed at P (a ceiling for Q3 and Q2).  The answers already known narrow the start
@@ -265,6 +267,8 @@ SEARCH_HIGH = {"q1": "the search proved no joint play reaches more",
                "q3": "the others' best strategy found holds every reply of P to it"}
 GREEDY_LOW = "P playing the greedy bot guarantees it against the others' best reply"
 GREEDY_HIGH = "the others playing the greedy bot against P hold P's best reply to it"
+#: Of the time left for a payoff, what Q2's and Q3's first probe, just above the floor, may take.
+FLOOR_PROBE_SHARE = 0.1
 #: Of the time left for a payoff, what each one-sided search may take.
 ONE_SIDED_SHARE = 0.2
 #: Of the time for a Q1 payoff, what the first probe (at the ceiling) may take.
@@ -449,7 +453,10 @@ class _Searches:
         and then bisection in the time left narrow the bounds."""
         reasons = SEARCH_LOW[self.question], SEARCH_HIGH[self.question]
         if self.question != "q1":
-            return _drive(self.search(), self.state, bounds, None, *reasons)
+            search = self.search()
+            if len(self.game.returns(self.state)) > 2:
+                self.probe_above_floor(search, bounds, reasons)
+            return _drive(search, self.state, bounds, None, *reasons)
         if bounds.low < bounds.high and self.deadline is None and self.use_model:
             self.model_bounds(bounds, None)
         elif bounds.low < bounds.high and self.deadline is not None:
@@ -469,6 +476,24 @@ class _Searches:
         first = bounds.high if self.deadline is None else None
         found = _drive(self.search(), self.state, bounds, first, *reasons, want_action=line_action is None)
         return found or line_action
+
+    def probe_above_floor(self, search: _Paranoid, bounds: _Interval, reasons: tuple[str, str]) -> None:
+        """With three or more seats Q2 and Q3 lie near their floor (the others gang up on P),
+        and a strategy that gains P one more card (a Robber played at once) is found in
+        milliseconds where bisection would probe the middle first and spend the time there:
+        one probe at the floor + 1, with a share of a time limit (its table stays for the
+        probes after it)."""
+        if bounds.low >= bounds.high:
+            return
+        if self.deadline is not None:
+            search.deadline = time.perf_counter() + FLOOR_PROBE_SHARE * max(0.0, self.deadline - time.perf_counter())
+        try:
+            _drive(search, self.state, bounds, bounds.low + 1, *reasons, want_action=False, probes=1)
+        except BudgetExceeded:
+            if self.deadline is not None and time.perf_counter() >= self.deadline:
+                raise
+        finally:
+            search.deadline = self.deadline
 
     def model_bounds(self, bounds: _Interval, seconds: float | None) -> None:
         """Q1 from the game's models of joint play, where it offers them, each with a share of
@@ -543,12 +568,14 @@ class _Searches:
 
 
 def _drive(search: _Paranoid, state: Any, bounds: _Interval, first: float | None, low_reason: str = "",
-           high_reason: str = "", want_action: bool = True) -> str | None:
+           high_reason: str = "", want_action: bool = True, probes: int | None = None) -> str | None:
     """Null-window probes: is the value at least gamma?  A probe that fails high proves a
     floor, one that fails low a ceiling (fail-soft: often past gamma).  First at `first`,
-    then halving the interval.  Returns P's root action on a line holding the floor."""
+    then halving the interval (at most `probes` of them).  Returns P's root action on a line
+    holding the floor."""
     action = None
-    while bounds.low < bounds.high:
+    while bounds.low < bounds.high and probes != 0:
+        probes = None if probes is None else probes - 1
         gamma = first if first is not None else math.floor((bounds.low + bounds.high + 1) / 2)
         first = None
         value = search.probe(state, gamma - 1, gamma)

@@ -14,7 +14,7 @@ from devils_throne_helpers import contingent_plan_value, late_position, late_une
 from games.devils_throne import DevilsThrone, State
 from games.devils_throne.rules import SELECT
 from solver.search import Budget
-from solver.simultaneous import analyse
+from solver.simultaneous import SEARCH_LOW, analyse
 
 
 def payoff(game, state, seat, kind):
@@ -134,6 +134,8 @@ def test_a_three_player_deal_answers_q1_exactly_and_q2_q3_within_real_bounds():
         low, high = answer.cards_bounds
         assert 0 <= low <= high <= 39 and high - low < 39
         assert answer.cards_low_reason and answer.cards_high_reason
+    # the probe just above the floor: P's Robber, played at once, gains one card whatever the others do
+    assert answers["q2"].cards_bounds[0] == 1 and answers["q2"].cards_low_reason == SEARCH_LOW["q2"]
 
 
 # ----- Q5: P against the coalition of the others, in mixed strategies -----------------------
