@@ -61,7 +61,7 @@ BEAM_PATIENCE = 20
 #: (the rest goes to the complete search).
 BEAM_SHARE = 0.15
 #: Beam widths tried in turn over the game's errands towards its maximum score.
-AIMED_WIDTHS = (4, 16, 64, 256)
+AIMED_WIDTHS = (4, 16, 64, 256, 1024, 4096)
 #: Share of the time limit the aimed beams may use, before the other beam phases: most of
 #: it, as they alone reach the maximum (and so prove it), and a short limit must leave them
 #: time to finish their first, narrowest beam.
