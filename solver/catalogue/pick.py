@@ -36,7 +36,9 @@ def shipped_catalogues(job: Job) -> list[Path]:
 
 
 def _stem(job: Job) -> str:
-    suffix = "" if not job.variants else "." + "+".join(job.variants).replace(":", "-").replace("=", "-")
+    # a file name without spaces or shell characters: "personalities:Light Keeper" -> "personalities-Light_Keeper"
+    words = "+".join(job.variants).replace(":", "-").replace("=", "-").replace(" ", "_")
+    suffix = "" if not job.variants else "." + words
     return f"{job.game}{suffix}"
 
 
