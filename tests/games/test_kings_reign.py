@@ -623,24 +623,22 @@ def test_a_face_down_card_is_stranded_when_no_calm_step_can_ever_reach_it():
     assert aim.aimed_progress(farmed) > aim.aimed_progress(state)
 
 
-@pytest.mark.slow
-def test_a_perfect_line_that_only_a_wide_aimed_beam_finds():
-    """Seed 4471: beams of width 4-256 miss its 85 and the complete search fills 12 GB before
-    it refutes 85; the beam of width 1,024 finds it (a state budget: the same run anywhere)."""
-    root = GAME.initial_state(GAME.deal_from_seed(4471))
-    result = solve_cycles(GAME, root, "optimal", Budget(max_states=2_000_000))
-    assert result.verdict == WON and result.score == result.upper_bound == 85
-    state = root
-    for move in result.line:
-        state = GAME.apply(state, move)
-    assert state.ending == r.DISCOVERED and r.score(state) == 85
-
-
-def test_optimal_search_finds_and_proves_a_perfect_line():
-    root = GAME.initial_state(GAME.deal_from_seed(0))
-    result = solve_cycles(GAME, root, "optimal", Budget(time_limit=60))
+def assert_a_proven_perfect_line(seed, budget):
+    root = GAME.initial_state(GAME.deal_from_seed(seed))
+    result = solve_cycles(GAME, root, "optimal", budget)
     assert result.verdict == WON and result.score == result.upper_bound == 85
     state = root
     for move in result.line:
         state = GAME.apply(state, move)
     assert state.ending == r.DISCOVERED and not state.enemies and r.score(state) == 85
+
+
+@pytest.mark.slow
+def test_a_perfect_line_that_only_a_wide_aimed_beam_finds():
+    """Seed 4471: beams of width 4-256 miss its 85 and the complete search fills 12 GB before
+    it refutes 85; the beam of width 1,024 finds it (a state budget: the same run anywhere)."""
+    assert_a_proven_perfect_line(4471, Budget(max_states=2_000_000))
+
+
+def test_optimal_search_finds_and_proves_a_perfect_line():
+    assert_a_proven_perfect_line(0, Budget(time_limit=60))
