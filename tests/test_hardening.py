@@ -283,7 +283,7 @@ def test_a_hint_with_no_line_found_never_says_none():
 
 
 def test_pick_suggests_a_catalogue_command_with_the_variant():
-    variant = "pawns_courts=personalities:Consul"  # no catalogue of it is shipped
+    variant = "pawns_courts=personalities:Watchman+Consul"  # no catalogue of it is shipped
     line = assert_one_line_error(usurper("pick", "adaman", "--variant", variant), "no shipped catalogue")
     assert f"--variant {variant}" in line
 
