@@ -405,6 +405,12 @@ class _Searches:
         self.use_model = use_model
         self.model_line: _ModelLine | None = None   # the best line the models found
 
+    def share_end(self, part: float) -> float | None:
+        """The moment `part` of the time left for this payoff runs out (None without a limit)."""
+        if self.deadline is None:
+            return None
+        return time.perf_counter() + part * max(0.0, self.deadline - time.perf_counter())
+
     def search(self, fixed: tuple[int, ...] = (), deadline: float | None = None) -> _Paranoid:
         compiled = _compiled_paranoid(self.game, self.state, self.seat, self.question, self.payoff, self.engine,
                                       fixed)
@@ -433,9 +439,7 @@ class _Searches:
         for fixed, lower in (((self.seat,), True), (others, False)):
             if bounds.low >= bounds.high:
                 return
-            share = None
-            if self.deadline is not None:
-                share = time.perf_counter() + ONE_SIDED_SHARE * max(0.0, self.deadline - time.perf_counter())
+            share = self.share_end(ONE_SIDED_SHARE)
             side = _Interval(bounds.low, bounds.high, "", "")
             try:
                 _drive(self.search(fixed, share), self.state, side, None, want_action=False)
@@ -461,7 +465,7 @@ class _Searches:
             self.model_bounds(bounds, None)
         elif bounds.low < bounds.high and self.deadline is not None:
             first_share = Q1_PROBE_BEFORE_MODEL_SHARE if self.use_model else Q1_CEILING_SHARE
-            share = time.perf_counter() + first_share * max(0.0, self.deadline - time.perf_counter())
+            share = self.share_end(first_share)
             try:
                 return _drive(self.search(deadline=share), self.state, bounds, bounds.high, *reasons)
             except BudgetExceeded:
@@ -485,8 +489,7 @@ class _Searches:
         probes after it)."""
         if bounds.low >= bounds.high:
             return
-        if self.deadline is not None:
-            search.deadline = time.perf_counter() + FLOOR_PROBE_SHARE * max(0.0, self.deadline - time.perf_counter())
+        search.deadline = self.share_end(FLOOR_PROBE_SHARE)
         try:
             _drive(search, self.state, bounds, bounds.low + 1, *reasons, want_action=False, probes=1)
         except BudgetExceeded:
