@@ -11,7 +11,6 @@ import json
 import math
 import subprocess
 import sys
-import time
 import tracemalloc
 from pathlib import Path
 
@@ -20,6 +19,7 @@ import pytest
 from click.testing import CliRunner
 
 import cli
+import solver.search
 from games import make_game
 from games.base import UsurperError, VariantError
 from solver import catalogue
@@ -56,10 +56,8 @@ def small_catalogue(path: Path, rows=None, **header_changes) -> Path:
 
 # ----- 1, 6: seed ranges are lazy, bounded, and written in full -------------------------------
 def test_a_huge_seed_range_is_refused_at_once_naming_the_maximum():
-    started = time.perf_counter()
     with pytest.raises(UsurperError, match="at most 10,000,000"):
-        parse_seed_ranges("0-1000000000000")
-    assert time.perf_counter() - started < 0.1
+        parse_seed_ranges("0-1000000000000")  # a range that is listed first would never get here
     seeds = parse_seed_ranges(f"0-{MAX_SEEDS - 1}")  # the maximum itself is held as one range
     assert len(seeds) == MAX_SEEDS and MAX_SEEDS - 1 in seeds and MAX_SEEDS not in seeds
 
@@ -155,12 +153,10 @@ def test_missing_optional_extras_name_the_pip_command(monkeypatch, tmp_path):
 def test_a_bad_scheduler_is_one_line_and_prompt(address, tmp_path, monkeypatch):
     pytest.importorskip("distributed")
     out = tmp_path / "s.jsonl"
-    started = time.perf_counter()
+    # A connect that never gave up would hang past the run's timeout and fail the test.
+    assert catalogue.work.SCHEDULER_TIMEOUT < 60
     done = usurper("catalogue", "adaman", "--seeds", "0-3", "--out", str(out), "--scheduler", address, timeout=60)
-    elapsed = time.perf_counter() - started
     assert_one_line_error(done, "cannot reach the Dask scheduler")
-    # The connect timeout, plus start-up and importing dask (slow on a loaded machine).
-    assert elapsed < catalogue.work.SCHEDULER_TIMEOUT + 8, elapsed
     assert not out.exists()
 
 
@@ -198,17 +194,44 @@ def test_a_catalogue_job_refuses_a_non_finite_limit_and_nan_in_a_file(tmp_path):
 
 
 # ----- 7: time limits are kept --------------------------------------------------------------
-@pytest.mark.parametrize("engine, variants", [("pruned", ()), ("pruned", ("excuse",)), ("plain", ()),
-                                              ("compiled", ())])
-def test_the_time_limit_is_kept_within_a_few_percent(engine, variants):
+COMPILED_CLOCK_EVERY = 256  # states between looks at the clock: BUDGET_CHECK_EVERY, solver/_search_core.h
+
+
+class _TickingClock:
+    """A clock that moves on a millisecond at every read: a search's stopping point under a
+    time limit then depends on the states it counts, not on how busy the machine is."""
+
+    def __init__(self):
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        self.now += 0.001
+        return self.now
+
+
+@pytest.mark.parametrize("engine, variants", [("pruned", ()), ("pruned", ("excuse",)), ("plain", ())])
+def test_the_python_engines_stop_at_the_first_state_past_the_time_limit(engine, variants, monkeypatch):
+    clock = _TickingClock()
+    monkeypatch.setattr(solver.search.time, "perf_counter", clock)
     game = make_game("adaman", variants)
-    seed = 83 if engine == "compiled" else 1
-    state = game.initial_state(game.deal_from_seed(seed))
-    limit = 0.05 if engine == "compiled" else 0.3
+    state = game.initial_state(game.deal_from_seed(1))
+    limit = 0.3
     result = solve(game, state, "optimal", engine, Budget(time_limit=limit))
     assert "time limit" in result.exhausted
-    # A few per cent, plus one state's worth of slack on a loaded machine.
-    assert result.stats.seconds < limit * 1.05 + 0.03, result.stats.seconds
+    # The clock is read once a state (and once to report): one read past the deadline ends it.
+    assert limit < result.stats.seconds <= limit + 0.0025, result.stats.seconds
+    assert result.stats.states >= 0.9 * limit / 0.001
+
+
+def test_the_compiled_engine_reads_the_clock_every_few_hundred_states():
+    """A limit already passed ends the compiled search at its first look at the clock, so a
+    limit is overrun by at most that many states (microseconds each: `bench/startup.py`'s
+    figures put a state well under 10 us)."""
+    game = make_game("adaman", ())
+    state = game.initial_state(game.deal_from_seed(83))
+    result = solve(game, state, "optimal", "compiled", Budget(time_limit=1e-9))
+    assert "time limit" in result.exhausted
+    assert result.stats.states <= COMPILED_CLOCK_EVERY + 1, result.stats.states
 
 
 # ----- 8: the memory cap bounds the process --------------------------------------------------
@@ -262,10 +285,27 @@ def test_the_cli_imports_no_heavy_module_before_a_command_needs_it():
         assert heavy not in loaded, heavy
 
 
-def test_adaman_imports_in_milliseconds():
-    code = "import time; t = time.perf_counter(); import games.adaman; print(time.perf_counter() - t)"
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
-    assert float(done.stdout) < 0.25, done.stdout  # it was ~0.5 s (rank tables built at import)
+_LINES_RUN_BY_IMPORT = """
+import sys
+lines = 0
+def count_lines(frame, event, arg):
+    global lines
+    lines += event == "line"
+    return count_lines
+sys.settrace(lambda frame, event, arg: count_lines)
+import games.adaman
+sys.settrace(None)
+print(lines)
+"""
+
+
+def test_importing_adaman_builds_no_big_table():
+    """Lines of Python run by the import (standard library included), a count that a busy
+    machine does not change: about 150,000.  Building the rank tables chunk by chunk, bit by
+    bit, ran millions (half a second at every command's start); `bench/startup.py` times it."""
+    done = subprocess.run([sys.executable, "-c", _LINES_RUN_BY_IMPORT], capture_output=True, text=True,
+                          cwd=ROOT, timeout=120)
+    assert int(done.stdout) < 600_000, done.stdout
 
 
 def test_the_startup_benchmark_prints_medians_and_ratios():
