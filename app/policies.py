@@ -317,7 +317,8 @@ def where_fair_lost(game: Game, seeds: Iterable[int], choose: Policy, samples: i
     """Where a policy that does not peek loses deals a clairvoyant player wins: each seed is
     played by `choose`; for a lost deal whose start can be won, the decision after which it
     no longer can (bisection along the line: a deal's future is fixed, so a position that
-    cannot be won never leads to one that can) is set out with the cards then unseen, the
+    cannot be won never leads to one that can) is set out with the score the deal ended
+    with, the cards then unseen, the
     move played and the moves that kept the win, and the fair hint's estimates of both
     (`samples`, fresh worlds): how far apart a player who does not see the deck finds them;
     where the exact fair optimum fits in `exact_nodes` expectimax nodes, the exact win chance
@@ -327,7 +328,8 @@ def where_fair_lost(game: Game, seeds: Iterable[int], choose: Policy, samples: i
     exact = bool(exact_nodes) and offers_exact(model)
     for seed in seeds:
         moves: list[Any] = []
-        if play_deal(game, seed, choose, rng_seed, line=moves).won:
+        deal = play_deal(game, seed, choose, rng_seed, line=moves)
+        if deal.won:
             continue
         states = [game.initial_state(game.deal_from_seed(seed))]
         for move in moves:
@@ -345,7 +347,8 @@ def where_fair_lost(game: Game, seeds: Iterable[int], choose: Policy, samples: i
                                    rng=random.Random(seed), mode=sample_question(game), exact_nodes=0)
         estimated = {arm.move: arm.win_rate for arm in hint.estimates}
         exact_chance = _exact_chances(game, model, visible, exact_nodes) if exact else {}
-        rows.append({"seed": seed, "move": index, "unseen": model.unknown_count(visible), "legal": len(words),
+        rows.append({"seed": seed, "score": deal.score, "move": index, "unseen": model.unknown_count(visible),
+                     "legal": len(words),
                      "played": words[played], "kept_win": " | ".join(words[move] for move in keeping),
                      **_played_and_best_kept("estimate", estimated, played, keeping),
                      **_played_and_best_kept("exact", exact_chance, played, keeping)})

@@ -115,11 +115,13 @@ def _print_where_lost(rows: list[dict], command: str, started: float) -> None:
     gaps = [row["played_estimate"] - row["best_kept_estimate"] for row in rows
             if row["played_estimate"] is not None and row["best_kept_estimate"] is not None]
     unseen = sorted(row["unseen"] for row in rows)
+    scores = sorted(row["score"] for row in rows)
     if rows:
         print(f"# {len(rows)} deals lost that could be won: unseen cards at the losing decision median "
               f"{unseen[len(unseen) // 2]} (from {unseen[0]} to {unseen[-1]}); the move played estimated "
               f"{sum(gaps) / max(len(gaps), 1):+.3f} against the best move that kept the win on average, "
-              f"within 0.05 of it on {sum(abs(gap) <= 0.05 for gap in gaps)} of {len(gaps)}")
+              f"within 0.05 of it on {sum(abs(gap) <= 0.05 for gap in gaps)} of {len(gaps)}; the scores "
+              f"they ended with median {scores[len(scores) // 2]} (from {scores[0]} to {scores[-1]})")
 
 
 def _typed(row: dict) -> dict:

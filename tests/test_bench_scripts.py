@@ -71,12 +71,13 @@ def test_policies_where_lost_prints_each_lost_decision_and_a_summary():
     )
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    assert lines[2] == ("seed,move,unseen,legal,played,kept_win,played_estimate,best_kept_estimate,"
+    assert lines[2] == ("seed,score,move,unseen,legal,played,kept_win,played_estimate,best_kept_estimate,"
                         "played_exact,best_kept_exact")
     rows = lines[3:-1]
-    assert rows and all(re.match(r"\d+,\d+,\d+,\d+,", row) for row in rows)
+    assert rows and all(re.match(r"\d+,\d+,\d+,\d+,\d+,", row) for row in rows)
     assert re.match(rf"# {len(rows)} deals lost that could be won: unseen cards at the losing decision median \d+",
                     lines[-1])
+    assert re.search(r"; the scores they ended with median \d+ \(from \d+ to \d+\)$", lines[-1])
 
 
 def test_lookahead_replays_a_shipped_row_and_compares_the_shipped_runs(tmp_path):

@@ -167,7 +167,7 @@ def test_where_a_policy_lost_a_winnable_deal_is_the_move_after_which_no_win_is_l
     assert rows
     for row in rows:
         line: list = []
-        play_deal(RA, row["seed"], choose, line=line)
+        assert play_deal(RA, row["seed"], choose, line=line).score == row["score"]
         state = RA.initial_state(RA.deal_from_seed(row["seed"]))
         for move in line[: row["move"] - 1]:
             state = RA.apply(state, move)
