@@ -35,7 +35,9 @@ bound lowers the ceiling; a line that does not replay to the value claimed is a 
 reported as an error, never used.
 Before the probes, Q2 and Q3 get two one-sided searches, each a fixed strategy against the
 best reply: P on the game's greedy bot (a floor for Q2 and Q3) and the other seats on it,
-aimed at P (a ceiling for Q3 and Q2).  The answers already known narrow the start
+aimed at P (a ceiling for Q3 and Q2); with three or more seats, first a search of the next
+round alone, each position after it counted at its static floor, which proves floors only
+(a card P gains at once whatever the others do).  The answers already known narrow the start
 (Q2 <= Q3 <= Q1).  So every end of an interval is a real guarantee, and the answer says
 which: a strategy found, a finished probe, a bound.
 
@@ -269,6 +271,12 @@ GREEDY_LOW = "P playing the greedy bot guarantees it against the others' best re
 GREEDY_HIGH = "the others playing the greedy bot against P hold P's best reply to it"
 #: Of the time left for a payoff, what Q2's and Q3's first probe, just above the floor, may take.
 FLOOR_PROBE_SHARE = 0.1
+#: Before the one-sided searches, the probes of the next round alone (_HorizonFloor): their
+#: share of the time, and how many rounds they look ahead.
+HORIZON_SHARE = 0.05
+HORIZON_ROUNDS = 1
+HORIZON_LOW = {"q2": "P's strategy found for the next round alone guarantees it against every reply of the others",
+               "q3": "P's replies found in the next round alone reach it against every choice of the others"}
 #: Of the time left for a payoff, what each one-sided search may take.
 ONE_SIDED_SHARE = 0.2
 #: Of the time for a Q1 payoff, what the first probe (at the ceiling) may take.
@@ -309,7 +317,8 @@ class _Interval:
 def _answer_paranoid(game: SimultaneousGame, state: Any, seat: int, question: str, budget: Budget,
                      engine: str, known: dict[str, Answer] | None = None, joint_model: bool | None = None) -> Answer:
     """Each payoff: the cheap bounds, narrowed by the answers already known (Q2 <= Q3 <= Q1),
-    then for Q2 and Q3 by two one-sided searches (P on the greedy bot against the others'
+    then for Q2 and Q3 (with three or more seats) by a search of the next round alone, by
+    two one-sided searches (P on the greedy bot against the others'
     best reply; the others on it against P's best reply), then probes with null windows
     until the bounds meet.  The cards get half the time (three quarters for a Q1 that uses the
     game's model of joint play: its line for the cards bounds the margin too, as does its
@@ -337,6 +346,8 @@ def _answer_paranoid(game: SimultaneousGame, state: Any, seat: int, question: st
         root_action = None
         try:
             if question != "q1" and bounds.low < bounds.high:
+                if len(game.returns(state)) > 2:
+                    searches.floor_from_next_rounds(bounds)
                 searches.one_sided(bounds)
             root_action = searches.drive(bounds)
         except BudgetExceeded as exc:
@@ -483,10 +494,9 @@ class _Searches:
 
     def probe_above_floor(self, search: _Paranoid, bounds: _Interval, reasons: tuple[str, str]) -> None:
         """With three or more seats Q2 and Q3 lie near their floor (the others gang up on P),
-        and a strategy that gains P one more card (a Robber played at once) is found in
-        milliseconds where bisection would probe the middle first and spend the time there:
-        one probe at the floor + 1, with a share of a time limit (its table stays for the
-        probes after it)."""
+        and a strategy that gains P one card more is found sooner there than by bisection,
+        which would probe the middle first and spend the time there: one probe at the floor
+        + 1, with a share of a time limit (its table stays for the probes after it)."""
         if bounds.low >= bounds.high:
             return
         search.deadline = self.share_end(FLOOR_PROBE_SHARE)
@@ -497,6 +507,23 @@ class _Searches:
                 raise
         finally:
             search.deadline = self.deadline
+
+    def floor_from_next_rounds(self, bounds: _Interval) -> None:
+        """Probes just above the floor that look only HORIZON_ROUNDS rounds ahead
+        (_HorizonFloor), raising it while they succeed: a card P gains at once whatever the
+        others do (a Robber played now) is found in a few thousand nodes, where the full
+        search first spends its time refuting P's other cards to the end of the game."""
+        search = _HorizonFloor(self.game, self.seat, self.question, self.payoff, self.budget,
+                               self.share_end(HORIZON_SHARE), self.stats, HORIZON_ROUNDS)
+        try:
+            while bounds.low < bounds.high:
+                value = search.probe(self.state, bounds.low, bounds.low + 1)
+                if value <= bounds.low:
+                    return
+                bounds.raise_low(value, HORIZON_LOW[self.question])
+        except BudgetExceeded:
+            if self.deadline is not None and time.perf_counter() >= self.deadline:
+                raise
 
     def model_bounds(self, bounds: _Interval, seconds: float | None) -> None:
         """Q1 from the game's models of joint play, where it offers them, each with a share of
@@ -820,6 +847,46 @@ class _Paranoid(_Budgeted):
         if self.seat not in seats:
             return None
         return self.game.format_action(state, joint[seats.index(self.seat)])
+
+
+class _HorizonFloor(_Paranoid):
+    """Q2 or Q3 over the next `horizon` rounds alone: a round start beyond them, and any node
+    whose static floor already reaches the probe, counts at its static floor.  Every leaf is
+    then at most its value in the whole game and max/min are monotone, so any value this
+    search proves is a floor of the whole game's; a probe that fails proves nothing (no
+    ceiling is taken from it).  Python, no table: its values are not the full search's."""
+
+    def __init__(self, game: SimultaneousGame, seat: int, question: str, payoff: str, budget: Budget,
+                 deadline: float | None, stats: Stats, horizon: int):
+        super().__init__(game, seat, question, payoff, budget, deadline, stats)
+        self.horizon = horizon
+        self.rounds = 0
+
+    def _root_value(self, state: Any, alpha: float, beta: float) -> float:
+        self._tick()
+        self._count_state()
+        self.rounds = 1
+        return self._node(state, alpha, beta)
+
+    def _value(self, state: Any, alpha: float, beta: float) -> float:
+        self._tick()
+        if self.game.is_over(state):
+            return self._payoff(state)
+        floor, ceiling = self.bounds_of(self.game, state, self.seat, self.payoff)
+        if floor >= beta or floor == ceiling:
+            return floor
+        if not self.game.round_start(state):
+            return self._node(state, alpha, beta)
+        if self.rounds >= self.horizon:
+            return floor
+        if ceiling <= alpha:
+            return ceiling
+        self._count_state()
+        self.rounds += 1
+        try:
+            return self._node(state, max(alpha, floor), min(beta, ceiling))
+        finally:
+            self.rounds -= 1
 
 
 # ----- Q4: backward induction with a matrix game per simultaneous node ---------------------

@@ -7,6 +7,7 @@ on hand-built endings, and between Q2 and Q3."""
 from __future__ import annotations
 
 import itertools
+import math
 
 import pytest
 from devils_throne_helpers import contingent_plan_value, late_position, late_uneven_position, needs_core
@@ -14,7 +15,7 @@ from devils_throne_helpers import contingent_plan_value, late_position, late_une
 from games.devils_throne import DevilsThrone, State
 from games.devils_throne.rules import SELECT
 from solver.search import Budget
-from solver.simultaneous import SEARCH_LOW, analyse
+from solver.simultaneous import HORIZON_LOW, Stats, _HorizonFloor, analyse
 
 
 def payoff(game, state, seat, kind):
@@ -134,8 +135,39 @@ def test_a_three_player_deal_answers_q1_exactly_and_q2_q3_within_real_bounds():
         low, high = answer.cards_bounds
         assert 0 <= low <= high <= 39 and high - low < 39
         assert answer.cards_low_reason and answer.cards_high_reason
-    # the probe just above the floor: P's Robber, played at once, gains one card whatever the others do
-    assert answers["q2"].cards_bounds[0] == 1 and answers["q2"].cards_low_reason == SEARCH_LOW["q2"]
+    # the probe of the next round alone: P's Robber, played at once, gains one card whatever the others do
+    assert answers["q2"].cards_bounds[0] == 1 and answers["q2"].cards_low_reason == HORIZON_LOW["q2"]
+
+
+@pytest.mark.parametrize("players, seed", [(3, seed) for seed in range(3)] + [(4, seed) for seed in range(2)])
+def test_a_search_of_the_next_rounds_alone_proves_floors_and_with_every_round_the_value(players, seed):
+    """Cut after `horizon` rounds (each cut position at its static floor) the search's value
+    is at most the game's, whatever the window; given every round left it is the value."""
+    game = DevilsThrone(players)
+    state = late_position(game, seed, 2 if players == 3 else 1)
+    rounds_left = max(len(hand) for hand in state.hands)
+    for question, kind in itertools.product(("q2", "q3"), ("cards", "margin")):
+        exact = brute(game, state, seed % players, question, kind)
+        for horizon in range(1, rounds_left + 1):
+            search = _HorizonFloor(game, seed % players, question, kind, Budget(), None, Stats(), horizon)
+            value = search.probe(state, -math.inf, math.inf)
+            assert value <= exact, (question, kind, horizon)
+            for gamma in range(int(value) + 1, exact + 2):
+                assert search.probe(state, gamma - 1, gamma) <= exact
+            if horizon == rounds_left:
+                assert value == exact, (question, kind)
+
+
+@needs_core
+def test_four_players_seat_one_is_guaranteed_its_robbers_card():
+    """Four players, seat 1 (the Robber's): a card whatever the others do, found by the
+    search of the next round alone within a budget far too small for the full search."""
+    game = DevilsThrone(4)
+    state = game.initial_state(game.deal_from_seed(0))
+    answers = analyse(game, state, 0, ("q2", "q3"), budget=Budget(max_states=20_000), engine="compiled").answers
+    for answer in answers.values():
+        assert answer.cards_bounds[0] >= 1 and not answer.decided
+    assert answers["q2"].cards_low_reason == HORIZON_LOW["q2"]
 
 
 # ----- Q5: P against the coalition of the others, in mixed strategies -----------------------
