@@ -299,8 +299,13 @@ static inline void node_options(const Ctx *c, const Node *d, int ordered, int n[
 /* The game's greedy bot (game.py's greedy_action_against) as an index into `opt`, the
  * seat's options in search order, playing against the seats in `against`: at Select the
  * cheapest card that beats the highest (HIGH) or lowest (LOW) card they hold, else the card
- * least useful this round; elsewhere the first option. */
+ * least useful this round; in an Envoy sub-round the first option that is no ace onto a
+ * seat in `against` (an ace helps its target); elsewhere the first option. */
 static inline int policy_option(const Ctx *c, const Node *d, int seat, int against, const int *opt, int n) {
+    if (d->phase == ENVOY) {
+        for (int i = 0; i < n; i++) if (opt[i] == PASS || !(against >> opt[i] & 1)) return i;
+        return n - 1;
+    }
     if (d->phase != SELECT) return 0;
     int high = c->coins[d->s.round - 1] == HIGH, threat = high ? 0 : 14;
     for (int other = 0; other < c->players; other++) {

@@ -210,15 +210,20 @@ class DevilsThrone(SimultaneousGame):
           below the threat; if none is, play the highest card.
 
         So it wins the round as cheaply as it surely can, and otherwise throws the card least
-        useful in this round's direction.  At a three's target or an Envoy sub-round it plays
-        the first action in the search order (`order_actions`): the highest-numbered target
-        seat, and an ace (onto the highest-numbered legal target) rather than PASS."""
+        useful in this round's direction.  At a three's target it plays the first action in
+        the search order (`order_actions`): the highest-numbered target seat.  In an Envoy
+        sub-round it passes: an ace helps the seat it is played onto (+1 in HIGH, -1 in LOW),
+        and this bot plays against every other seat."""
         return self.greedy_action_against(state, seat, range(len(state.hands)))
 
     def greedy_action_against(self, state: State, seat: int, against: Sequence[int]) -> int:
         """`greedy_action` with the threat taken from the seats `against` only (a seat of a
-        coalition playing against one seat); the open-deal analysis's one-sided searches."""
+        coalition playing against one seat); the open-deal analysis's one-sided searches.  In
+        an Envoy sub-round: an ace onto the highest-numbered legal target not in `against`,
+        else PASS."""
         ranks = self.rules.legal_actions(state, seat)
+        if state.phase == ENVOY:  # an ace helps its target: never onto a seat played against
+            return next(action for action in self.order_actions(state, seat, ranks) if action not in against)
         if state.phase != SELECT:
             return self.order_actions(state, seat, ranks)[0]
         others = [rank for other in against if other != seat for rank in state.hands[other]]

@@ -210,6 +210,17 @@ def test_no_envoy_node_without_a_legal_target():
     assert game.legal_actions(state, 0) == [PASS, 1]
 
 
+def test_the_greedy_bot_plays_no_ace_onto_a_seat_it_plays_against():
+    """An ace helps the seat it lands on: LOW 5, 5, 7 (the Envoy node above), seat 3 may
+    play its ace onto seat 1 or 2.  Playing against everyone it passes; aimed at seat 1
+    alone, it helps seat 2 instead."""
+    game = DevilsThrone(3, "DHS")
+    state = game.apply_joint(position(game, [[A, 5], [9, 5], [A, 7]], [[], [], []], LOWS), (5, 5, 7))
+    assert game.greedy_action(state, 2) == PASS
+    assert game.greedy_action_against(state, 2, [0]) == 1
+    assert game.greedy_action_against(state, 2, [1]) == 0
+
+
 def test_two_aces_on_one_target_both_count():
     game = DevilsThrone(3, "DHS")
     # HIGH: 8, 8, 7.  Seat 3 (7) is one short; seats 1 and 2 each hold an ace.
