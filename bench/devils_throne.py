@@ -76,7 +76,8 @@ def main(argv: list[str] | None = None) -> None:
         states = [a.stats.states for a in answers]
         within = ", ".join(f"{sum(a.decided and a.stats.seconds <= t for a in answers)} within {t} s"
                            for t in THRESHOLDS if t <= options.time_limit + 1e-9)
-        print(f"{question}: decided {len(decided)}/{len(answers)} ({within});"
+        within = f" ({within})" if within else ""
+        print(f"{question}: decided {len(decided)}/{len(answers)}{within};"
               f" median {statistics.median(seconds):.2f} s, max {max(seconds):.2f} s;"
               f" median states {statistics.median(states):.0f}, max {max(states)}")
     print(f"CPU a deal (all questions): median {statistics.median(deal_cpu):.2f} s, max {max(deal_cpu):.2f} s")
