@@ -221,7 +221,14 @@ def coalition_advice(game: Game, state: Any, seat: int, seconds: float) -> tuple
         low, high = q2.margin_bounds
         data["greedy"] = greedy
         text = (f"no guarantee proved in {seconds / 2:g} s (the best margin you can guarantee lies between "
-                f"{low:g} and {high:g}); the greedy rule plays {greedy}")
+                f"{low:g} and {high:g}); ")
+        floor = q2.cards_bounds[0]
+        if q2.cards_floor_action is not None and floor > game.returns(state)[seat]:
+            data["q2_cards_floor"] = [q2.cards_floor_action, floor]
+            won = floor - game.returns(state)[seat]
+            text += (f"play {q2.cards_floor_action}: it gets you {won:g} card{'' if won == 1 else 's'} more whatever "
+                     f"the others do; ")
+        text += f"the greedy rule plays {greedy}"
     if q5.decided and q5.strategy:
         text += f"; if they mix as one: play {mix_text(q5.strategy)} (margin {q5.margin:+.2f} expected)"
     return text, data

@@ -183,7 +183,8 @@ def _seat_report(game: Game, cards: tuple, state: Any, seed: int | None, seat: i
         answers[question] = {
             "decided": answer.decided, "cards": answer.cards, "cards_bounds": list(answer.cards_bounds),
             "margin": answer.margin, "margin_bounds": list(answer.margin_bounds), "wins": answer.wins,
-            "best_action": answer.best_action, "strategy": answer.strategy,
+            "best_action": answer.best_action, "cards_floor_action": answer.cards_floor_action,
+            "strategy": answer.strategy,
             "opponent_strategy": answer.opponent_strategy, "exhausted": answer.exhausted,
             "states": answer.stats.states, "seconds": round(answer.stats.seconds, 3),
             "reasons": {"cards": [answer.cards_low_reason, answer.cards_high_reason],
@@ -210,6 +211,9 @@ def format_seat_report(report: dict) -> list[str]:
                 low, high = answer["cards_bounds"]
                 lines.append(f"  cards {low:g}" if low == high else f"  cards between {low:g} and {high:g}")
                 lines += _bound_reasons(answer, "cards", "    ")
+                if answer.get("cards_floor_action") and low > 0:
+                    lines.append(f"  P's first move guaranteeing {low:g} card{'' if low == 1 else 's'}: "
+                                 f"{answer['cards_floor_action']}")
         if answer["best_action"]:
             lines.append(f"  P's first move: {answer['best_action']}")
         others = "opponent" if report["players"] == 2 else "the others together"

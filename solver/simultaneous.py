@@ -117,6 +117,8 @@ class Answer:
     strategy: dict[str, float] | None = None
     opponent_strategy: dict[str, float] | None = None
     best_action: str | None = None   # Q1-Q3: P's action at the root, where the value was proved
+    # Q2: P's action at the root on a strategy found that guarantees the cards' lower bound
+    cards_floor_action: str | None = None
     stats: Stats = field(default_factory=Stats)
     exhausted: str = ""              # the budget that ran out, for an undecided part
     # Q1-Q3: what each end of the bounds rests on, in words ("" where nothing was computed)
@@ -353,6 +355,8 @@ def _answer_paranoid(game: SimultaneousGame, state: Any, seat: int, question: st
         except BudgetExceeded as exc:
             answer.exhausted = answer.exhausted or str(exc)
         model_line = searches.model_line
+        if payoff == CARDS and question == "q2":
+            answer.cards_floor_action = _floor_action(root_action, searches.floor_action, bounds.low)
         if bounds.low == bounds.high:
             if payoff == CARDS:
                 answer.cards = int(bounds.low)
@@ -367,6 +371,14 @@ def _answer_paranoid(game: SimultaneousGame, state: Any, seat: int, question: st
             answer.margin_low_reason, answer.margin_high_reason = bounds.low_reason, bounds.high_reason
     answer.stats.seconds = time.perf_counter() - started
     return answer
+
+
+def _floor_action(driven: str | None, found: tuple[str, float] | None, floor: float) -> str | None:
+    """P's root action on a strategy that guarantees `floor`: the probes' (they ended at the
+    floor), else the next round's search's where it reached the floor."""
+    if driven is not None:
+        return driven
+    return found[0] if found is not None and found[1] >= floor else None
 
 
 def payoff_now(returns: Sequence[int], seat: int, payoff: str) -> int:
@@ -415,6 +427,7 @@ class _Searches:
         self.budget, self.deadline, self.stats, self.engine = budget, deadline, stats, engine
         self.use_model = use_model
         self.model_line: _ModelLine | None = None   # the best line the models found
+        self.floor_action: tuple[str, float] | None = None  # P's root action and the floor it holds
 
     def share_end(self, part: float) -> float | None:
         """The moment `part` of the time left for this payoff runs out (None without a limit)."""
@@ -521,6 +534,8 @@ class _Searches:
                 if value <= bounds.low:
                     return
                 bounds.raise_low(value, HORIZON_LOW[self.question])
+                if search.root_action is not None:
+                    self.floor_action = search.root_action, value
         except BudgetExceeded:
             if self.deadline is not None and time.perf_counter() >= self.deadline:
                 raise

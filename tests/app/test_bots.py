@@ -191,3 +191,18 @@ def test_three_player_hint_names_the_greedy_move_where_no_guarantee_is_proved():
     (hint,) = hint_lines(game, state, 0, seconds=0.2)
     greedy = game.format_action(state, game.greedy_action(state, 0))
     assert "no guarantee proved in 0.1 s" in hint and hint.endswith(f"the greedy rule plays {greedy}")
+
+
+def test_three_player_hint_names_a_move_that_gains_a_card_whatever_the_others_do(monkeypatch):
+    """Seat 1's Robber, played at once, takes a card against every reply (the search of the
+    next round alone); the hint says so.  A state budget instead of the hint's seconds, so
+    that a busy machine gives the same hint."""
+    import app.bots
+    from solver.search import Budget
+
+    monkeypatch.setattr(app.bots, "Budget", lambda **limits: Budget(max_states=3_000,
+                                                                     max_memory_mb=limits["max_memory_mb"]))
+    game = make_game("devils-throne", ["players=3"])
+    state = game.initial_state(game.deal_from_seed(0))
+    (hint,) = app.bots.hint_lines(game, state, 0, seconds=10)
+    assert "play 3: it gets you 1 card more whatever the others do; the greedy rule plays" in hint

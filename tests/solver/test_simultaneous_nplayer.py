@@ -168,6 +168,7 @@ def test_four_players_seat_one_is_guaranteed_its_robbers_card():
     for answer in answers.values():
         assert answer.cards_bounds[0] >= 1 and not answer.decided
     assert answers["q2"].cards_low_reason == HORIZON_LOW["q2"]
+    assert answers["q2"].cards_floor_action == "3" and answers["q3"].cards_floor_action is None
 
 
 # ----- Q5: P against the coalition of the others, in mixed strategies -----------------------
