@@ -223,9 +223,9 @@ def coalition_advice(game: Game, state: Any, seat: int, seconds: float) -> tuple
         text = (f"no guarantee proved in {seconds / 2:g} s (the best margin you can guarantee lies between "
                 f"{low:g} and {high:g}); ")
         floor = q2.cards_bounds[0]
-        if q2.cards_floor_action is not None and floor > game.returns(state)[seat]:
+        won = floor - game.returns(state)[seat]
+        if q2.cards_floor_action is not None and won > 0:
             data["q2_cards_floor"] = [q2.cards_floor_action, floor]
-            won = floor - game.returns(state)[seat]
             text += (f"play {q2.cards_floor_action}: it gets you {won:g} card{'' if won == 1 else 's'} more whatever "
                      f"the others do; ")
         text += f"the greedy rule plays {greedy}"

@@ -318,11 +318,11 @@ def where_fair_lost(game: Game, seeds: Iterable[int], choose: Policy, samples: i
     played by `choose`; for a lost deal whose start can be won, the decision after which it
     no longer can (bisection along the line: a deal's future is fixed, so a position that
     cannot be won never leads to one that can) is set out with the score the deal ended
-    with, the cards then unseen, the
-    move played and the moves that kept the win, and the fair hint's estimates of both
-    (`samples`, fresh worlds): how far apart a player who does not see the deck finds them;
-    where the exact fair optimum fits in `exact_nodes` expectimax nodes, the exact win chance
-    of each as well.  Deals where a winnability search runs out of budget are left out."""
+    with, the cards then unseen, the move played and the moves that kept the win, and the
+    fair hint's estimates of both (`samples`, fresh worlds): how far apart a player who does
+    not see the deck finds them; where the exact fair optimum fits in `exact_nodes`
+    expectimax nodes, the exact win chance of each as well.  Deals where a winnability
+    search runs out of budget are left out."""
     rows = []
     model = game.visible_positions()
     exact = bool(exact_nodes) and offers_exact(model)
@@ -348,8 +348,8 @@ def where_fair_lost(game: Game, seeds: Iterable[int], choose: Policy, samples: i
         estimated = {arm.move: arm.win_rate for arm in hint.estimates}
         exact_chance = _exact_chances(game, model, visible, exact_nodes) if exact else {}
         rows.append({"seed": seed, "score": deal.score, "move": index, "unseen": model.unknown_count(visible),
-                     "legal": len(words),
-                     "played": words[played], "kept_win": " | ".join(words[move] for move in keeping),
+                     "legal": len(words), "played": words[played],
+                     "kept_win": " | ".join(words[move] for move in keeping),
                      **_played_and_best_kept("estimate", estimated, played, keeping),
                      **_played_and_best_kept("exact", exact_chance, played, keeping)})
     return rows

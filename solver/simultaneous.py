@@ -320,11 +320,11 @@ def _answer_paranoid(game: SimultaneousGame, state: Any, seat: int, question: st
                      engine: str, known: dict[str, Answer] | None = None, joint_model: bool | None = None) -> Answer:
     """Each payoff: the cheap bounds, narrowed by the answers already known (Q2 <= Q3 <= Q1),
     then for Q2 and Q3 (with three or more seats) by a search of the next round alone, by
-    two one-sided searches (P on the greedy bot against the others'
-    best reply; the others on it against P's best reply), then probes with null windows
-    until the bounds meet.  The cards get half the time (three quarters for a Q1 that uses the
-    game's model of joint play: its line for the cards bounds the margin too, as does its
-    ceiling: the others' cards never shrink); the margin what is left."""
+    two one-sided searches (P on the greedy bot against the others' best reply; the others
+    on it against P's best reply), then probes with null windows until the bounds meet.
+    The cards get half the time (three quarters for a Q1 that uses the game's model of joint
+    play: its line for the cards bounds the margin too, as does its ceiling: the others'
+    cards never shrink); the margin what is left."""
     answer = Answer(question, seat)
     started = time.perf_counter()
     every_card = game.returns(state)[seat] + game.cards_reachable(state)
