@@ -3,6 +3,7 @@
     python bench/devils_throne.py                          # seeds 0-9, 2 players, 5 s a question
     python bench/devils_throne.py --seeds 0-19 --players 3 --questions q1,q2,q3 --time-limit 20
     python bench/devils_throne.py --players 3 --seat all --time-limit 60
+    python bench/devils_throne.py --players 3 --seeds 0-19 --seat all --questions q2 --payoffs cards --time-limit 300
     python bench/devils_throne.py --suits C,S --seeds 0-99 --time-limit 600
     python bench/devils_throne.py --growth --players 3 --cards 2-7 --time-limit 60
 
@@ -12,7 +13,8 @@ time is printed too (the machine may be shared), and the summary gives the media
 seconds a deal.  The summary counts the questions decided within 10 s, 60 s and 600 s (of
 those the limit allows).  With two players it gives the Q4 distribution (seat P's card
 margin in mixed strategies) and how often seat 1 is favoured; with `--seat all`, each seat's
-and suit's mean decided Q2 and Q3 cards.
+and suit's mean decided Q2 and Q3 cards (`--payoffs cards` asks only the cards, with all the
+time).
 
 `--growth` measures how the cost grows instead: for each k of `--cards`, the states and
 CPU seconds each question needs from round starts with k cards in the smallest hand, near
@@ -47,6 +49,7 @@ def main(argv: list[str] | None = None) -> None:
     questions = tuple(options.questions.split(",")) if options.questions else default_questions(options.players)
     seats = range(1, options.players + 1) if options.seat == "all" else [int(options.seat)]
     budget = Budget(time_limit=options.time_limit, max_states=options.max_states)
+    payoffs = tuple(options.payoffs.split(","))
     if options.growth:
         _growth(game, questions, budget, _seeds(options.cards), options.endings, options.engine)
         return
@@ -58,23 +61,23 @@ def main(argv: list[str] | None = None) -> None:
         state = game.initial_state(game.deal_from_seed(seed))
         for seat in seats:
             cpu = time.process_time()
-            analysis = analyse(game, state, SeatQuestions(seat - 1, questions), budget, options.engine)
+            analysis = analyse(game, state, SeatQuestions(seat - 1, questions, payoffs), budget, options.engine)
             cpu = time.process_time() - cpu
             deal_cpu.append(cpu)
             by_seat[seat].append(analysis.answers)
             for question, answer in analysis.answers.items():
                 rows[question].append(answer)
-                print(f"seed {seed} seat {seat} {question}: {_value_text(answer)}  states {answer.stats.states}"
-                      f"  {answer.stats.seconds:.2f} s", flush=True)
-                if not answer.decided and answer.question != "q4":
-                    print(f"    {_reasons(answer)}", flush=True)
+                print(f"seed {seed} seat {seat} {question}: {_value_text(answer, payoffs)}"
+                      f"  states {answer.stats.states}  {answer.stats.seconds:.2f} s", flush=True)
+                if not _decided(answer, payoffs) and answer.question != "q4":
+                    print(f"    {_reasons(answer, payoffs)}", flush=True)
             print(f"seed {seed} seat {seat}: {cpu:.2f} s of CPU for all questions", flush=True)
     print()
     for question, answers in rows.items():
-        decided = [a for a in answers if a.decided]
+        decided = [a for a in answers if _decided(a, payoffs)]
         seconds = [a.stats.seconds for a in answers]
         states = [a.stats.states for a in answers]
-        within = ", ".join(f"{sum(a.decided and a.stats.seconds <= t for a in answers)} within {t} s"
+        within = ", ".join(f"{sum(_decided(a, payoffs) and a.stats.seconds <= t for a in answers)} within {t} s"
                            for t in THRESHOLDS if t <= options.time_limit + 1e-9)
         within = f" ({within})" if within else ""
         print(f"{question}: decided {len(decided)}/{len(answers)}{within};"
@@ -106,9 +109,9 @@ def _growth(game, questions: tuple[str, ...], budget: Budget, cards: list[int], 
                   f" {statistics.median(states):.0f}, median cpu {statistics.median(seconds):.2f} s", flush=True)
 
 
-def _reasons(answer: Answer) -> str:
-    return (f"cards: low {answer.cards_low_reason}; high {answer.cards_high_reason} | "
-            f"margin: low {answer.margin_low_reason}; high {answer.margin_high_reason}")
+def _reasons(answer: Answer, payoffs: tuple[str, ...] = ("cards", "margin")) -> str:
+    return " | ".join(f"{payoff}: low {getattr(answer, f'{payoff}_low_reason')};"
+                      f" high {getattr(answer, f'{payoff}_high_reason')}" for payoff in payoffs)
 
 
 def _seat_summary(game, by_seat: dict[int, list]) -> None:
@@ -141,14 +144,22 @@ def _q4_summary(answers: list[Answer], seat: int) -> None:
     print("q4 rounded: " + ", ".join(f"{value:+d}: {count}" for value, count in sorted(histogram.items())))
 
 
-def _value_text(answer: Answer) -> str:
+def _decided(answer: Answer, payoffs: tuple[str, ...]) -> bool:
+    """Every payoff asked is proved (Q4 and Q5: their value)."""
+    if answer.question in ("q4", "q5") or len(payoffs) > 1:
+        return answer.decided
+    return getattr(answer, payoffs[0]) is not None
+
+
+def _value_text(answer: Answer, payoffs: tuple[str, ...] = ("cards", "margin")) -> str:
     if answer.question == "q4":
         if answer.margin is not None:
             return f"margin {answer.margin:+.3f}"
         return f"margin in [{answer.margin_bounds[0]:+.3f}, {answer.margin_bounds[1]:+.3f}] ({answer.exhausted})"
     cards = answer.cards if answer.cards is not None else "[{}, {}]".format(*answer.cards_bounds)
     margin = answer.margin if answer.margin is not None else "[{}, {}]".format(*answer.margin_bounds)
-    return f"cards {cards} margin {margin} wins {answer.wins or '?'}"
+    texts = {"cards": f"cards {cards}", "margin": f"margin {margin} wins {answer.wins or '?'}"}
+    return " ".join(texts[payoff] for payoff in ("cards", "margin") if payoff in payoffs or answer.question == "q5")
 
 
 def _seeds(text: str) -> list[int]:
@@ -169,6 +180,8 @@ def _parser() -> argparse.ArgumentParser:
                         help="e.g. q2,q4 (default Q1-Q3, and Q4 for two players; Q5 only when named)")
     parser.add_argument("--time-limit", type=float, default=5.0, help="seconds a question")
     parser.add_argument("--max-states", type=int, default=None, help="round starts a question")
+    parser.add_argument("--payoffs", default="cards,margin", choices=("cards,margin", "cards", "margin"),
+                        help="Q1-Q3's payoffs asked (one alone gets the whole time)")
     parser.add_argument("--growth", action="store_true",
                         help="how the cost grows: each question from round starts near the end (--cards)")
     parser.add_argument("--cards", default="2-5", help="--growth: cards in the smallest hand, e.g. 2-7")

@@ -19,16 +19,17 @@ static void capsule_free(PyObject *capsule) {
     solver_free(PyCapsule_GetPointer(capsule, CAPSULE));
 }
 
-/* new_solver(p, effects, coins, reserves, question, margin, fixed): effects a sequence of
- * (power, owner) in resolution order, coins 10 ints, reserves one sequence of 3 ranks a
- * seat (top first; their number is the number of seats); question 0 for Q4 (two seats), 1-3
- * for Q1-Q3 on the margin (margin = 1) or the cards; fixed a bit per seat that plays the
- * game's policy. */
+/* new_solver(p, effects, coins, reserves, question, margin, fixed, few_replies): effects a
+ * sequence of (power, owner) in resolution order, coins 10 ints, reserves one sequence of 3
+ * ranks a seat (top first; their number is the number of seats); question 0 for Q4 (two
+ * seats), 1-3 for Q1-Q3 on the margin (margin = 1) or the cards; fixed a bit per seat that
+ * plays the game's policy; few_replies 1: the other seats keep the game's few options. */
 static PyObject *new_solver(PyObject *self, PyObject *args) {
     (void)self;
-    int p, question, margin, fixed;
+    int p, question, margin, fixed, few_replies;
     PyObject *effects, *coins, *reserves;
-    if (!PyArg_ParseTuple(args, "iOOOiii", &p, &effects, &coins, &reserves, &question, &margin, &fixed)) return NULL;
+    if (!PyArg_ParseTuple(args, "iOOOiiii", &p, &effects, &coins, &reserves, &question, &margin, &fixed,
+                          &few_replies)) return NULL;
     Py_ssize_t players = PySequence_Size(reserves);
     if (players < 2 || players > MAXP || p < 0 || p >= players || question < QUESTION_Q4 || question > QUESTION_Q3
             || (question == QUESTION_Q4 && players != 2)) {
@@ -41,6 +42,7 @@ static PyObject *new_solver(PyObject *self, PyObject *args) {
     q->question = question;
     q->margin = margin;
     q->fixed = fixed;
+    q->few_replies = few_replies;
     q->seats = (int)players;
     Ctx *c = &q->game;
     c->players = (int)players;

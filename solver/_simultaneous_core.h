@@ -22,6 +22,9 @@
  *     acts is P's.  Seats in `fixed` play the game's policy (one option; P's against every
  *     other seat, a coalition seat's against P alone): a one-sided search
  *     whose value bounds Q2 from below (P fixed) or Q3 from above (the others fixed).
+ *     With `few_replies` the other seats choose among the game's few options only (at a
+ *     node where P chose first, answering P's option): a set of their strategies, so the
+ *     value bounds Q2 and Q3 from above.
  *     Options in the game's search order.  Values are the payoff at the game's end, given
  *     the cards each seat has won before the round start searched; the window is the
  *     caller's (the Python driver probes with null windows).
@@ -67,6 +70,11 @@
  *                                               the game's policy for `seat` playing against
  *                                               the seats of the mask `against`: an index
  *                                               into its options in search order
+ *   int few_options(const Ctx *, const Node *, int seat, int p, int answered, int *opt, int n)
+ *                                               the options a coalition seat keeps in the
+ *                                               search with few replies, in place (search
+ *                                               order kept), their number; `answered` is P's
+ *                                               option where P chose first (Q2), else 0
  *   void apply_joint(const Ctx *, Node *, const int act[MAXP])
  *                                               in place: each acting seat's option played
  *                                               (NO_ACTION for a seat that does not act), the
@@ -127,6 +135,7 @@ typedef struct {
     long long states, hits, nodes, matrix_games, saddles, lps, max_states;
     double deadline;
     int aborted;                 /* ABORTED_*: the budget that stopped the search */
+    int few_replies;             /* the other seats keep only the game's few options */
 } Solver;
 
 static double now(void) {
@@ -504,6 +513,13 @@ static inline int next_joint(const Options *o, const int *seats, int k, int a[MA
     return 0;
 }
 
+/* The search with few replies: each coalition seat of `seats` keeps the game's few options,
+ * answering P's option `answered` (0 where P has not chosen). */
+static inline void keep_few(const Solver *q, const Node *node, Options *o, const int *seats, int k, int answered) {
+    for (int i = 0; i < k; i++)
+        o->n[seats[i]] = few_options(&q->game, node, seats[i], q->p, answered, o->opt[seats[i]], o->n[seats[i]]);
+}
+
 static double ab_node(Solver *q, const Node *node, const int won[MAXP], double alpha, double beta, int root) {
     Options o;
     node_options(&q->game, node, 1, o.n, o.opt);
@@ -524,6 +540,7 @@ static double ab_node(Solver *q, const Node *node, const int won[MAXP], double a
     int a[MAXP] = {0, 0, 0, 0};
     if (q->question == QUESTION_Q1 || !no || !o.n[p]) {
         int maximise = q->question == QUESTION_Q1 || o.n[p];
+        if (q->few_replies && !maximise) keep_few(q, node, &o, others, no, 0);
         double best = maximise ? -INFINITY : INFINITY;
         do {
             Node next;
@@ -539,8 +556,19 @@ static double ab_node(Solver *q, const Node *node, const int won[MAXP], double a
     int nouter = q->question == QUESTION_Q2 ? 1 : no, ninner = q->question == QUESTION_Q2 ? no : 1;
     int outer_max = q->question == QUESTION_Q2;
     double best = outer_max ? -INFINITY : INFINITY;
+    Options every;  /* the coalition's every reply, kept to a few anew for each option of P's */
+    if (q->few_replies && outer_max) every = o;
+    if (q->few_replies && !outer_max) keep_few(q, node, &o, outer, nouter, 0);
     do {
         double inner_best = outer_max ? INFINITY : -INFINITY, ia = alpha, ib = beta;
+        if (q->few_replies && outer_max) {
+            for (int i = 0; i < ninner; i++) {
+                int seat = inner[i];
+                memcpy(o.opt[seat], every.opt[seat], sizeof o.opt[seat]);
+                o.n[seat] = every.n[seat];
+            }
+            keep_few(q, node, &o, inner, ninner, o.opt[p][a[p]]);
+        }
         do {
             Node next;
             play(q, node, &o, a, &next);

@@ -35,10 +35,13 @@ FAMILY_ENGINES: dict[str, dict[str, str]] = {
 @dataclass(frozen=True)
 class SeatQuestions:
     """What a simultaneous-move game is asked: the open-deal questions (q1-q5 of Devil's
-    Throne's §8) for one seat, 0-based; no questions: every one that applies at this table."""
+    Throne's §8) for one seat, 0-based; no questions: every one that applies at this table.
+    `payoffs`: Q1-Q3's payoffs asked, the seat's cards and its margin (the cards alone get the
+    whole time)."""
 
     seat: int = 0
     questions: tuple[str, ...] = ()
+    payoffs: tuple[str, ...] = ("cards", "margin")
 
 
 Question = str | SeatQuestions  # a mode, or a seat's questions
@@ -104,4 +107,5 @@ def _analyse_seat(game: Game, state: Any, question: Question, budget: Budget, en
     unknown = [name for name in question.questions if name not in QUESTIONS]
     if unknown:
         raise UsurperError(f"unknown question {unknown[0]!r} (known: {', '.join(QUESTIONS)})")
-    return analyse_simultaneous(game, state, question.seat, question.questions or None, budget, engine)
+    return analyse_simultaneous(game, state, question.seat, question.questions or None, budget, engine,
+                                payoffs=question.payoffs)

@@ -185,9 +185,11 @@ def default_questions(players: int) -> tuple[str, ...]:
 
 
 def analyse(game: Game, state: Any, seat: int = 0, questions: Sequence[str] | None = None,
-            budget: Budget = Budget(), engine: str = "auto", joint_model: bool | None = None) -> Analysis:
+            budget: Budget = Budget(), engine: str = "auto", joint_model: bool | None = None,
+            payoffs: Sequence[str] = (CARDS, MARGIN)) -> Analysis:
     """Answer `questions` (q1-q5; None: `default_questions`) for seat P = `seat` from `state`;
-    each question has the whole budget (its two payoffs share it).  Q4 needs two players, Q5
+    each question has the whole budget (its two payoffs share it; Q1-Q3 ask only `payoffs`,
+    a payoff not asked keeps no bounds and the answer is not `decided`).  Q4 needs two players, Q5
     three or more.  `engine`: "python", "compiled" (Q4 values of round starts from the game's
     `compiled_q4` hook; EngineError without one) or "auto" (compiled where the game offers it).
     `joint_model`: whether Q1 also asks the game's model of joint play (None: where the budget
@@ -207,12 +209,15 @@ def analyse(game: Game, state: Any, seat: int = 0, questions: Sequence[str] | No
                               " with two it is Q4")
     if engine not in ENGINES:
         raise EngineError(f"unknown engine {engine!r} (known: {', '.join(ENGINES)})")
+    if not payoffs or any(payoff not in (CARDS, MARGIN) for payoff in payoffs):
+        raise ValueError(f"payoffs are {CARDS!r} and {MARGIN!r}, not {tuple(payoffs)!r}")
     answers = {}
     for question in questions:
         if question in MIXED:
             answers[question] = _answer_mixed(game, state, seat, question, budget, engine)
         else:
-            answers[question] = _answer_paranoid(game, state, seat, question, budget, engine, answers, joint_model)
+            answers[question] = _answer_paranoid(game, state, seat, question, budget, engine, answers, joint_model,
+                                                 tuple(payoffs))
     _tighten(answers)
     return Analysis(seat, answers)
 
@@ -271,6 +276,10 @@ SEARCH_HIGH = {"q1": "the search proved no joint play reaches more",
                "q3": "the others' best strategy found holds every reply of P to it"}
 GREEDY_LOW = "P playing the greedy bot guarantees it against the others' best reply"
 GREEDY_HIGH = "the others playing the greedy bot against P hold P's best reply to it"
+FEW_HIGH = "the others answering with a few replies each (the game's few_options) hold each of P's strategies to it"
+#: With three or more seats, of the time left for a Q2 or Q3 payoff after the search of the
+#: next round alone, what the search with the others kept to a few replies may take.
+FEW_REPLIES_SHARE = 0.5
 #: Of the time left for a payoff, what Q2's and Q3's first probe, just above the floor, may take.
 FLOOR_PROBE_SHARE = 0.1
 #: Before the one-sided searches, the probes of the next round alone (_HorizonFloor): their
@@ -317,22 +326,23 @@ class _Interval:
 
 
 def _answer_paranoid(game: SimultaneousGame, state: Any, seat: int, question: str, budget: Budget,
-                     engine: str, known: dict[str, Answer] | None = None, joint_model: bool | None = None) -> Answer:
+                     engine: str, known: dict[str, Answer] | None = None, joint_model: bool | None = None,
+                     payoffs: tuple[str, ...] = (CARDS, MARGIN)) -> Answer:
     """Each payoff: the cheap bounds, narrowed by the answers already known (Q2 <= Q3 <= Q1),
     then for Q2 and Q3 (with three or more seats) by a search of the next round alone, by
     two one-sided searches (P on the greedy bot against the others' best reply; the others
     on it against P's best reply), then probes with null windows until the bounds meet.
     The cards get half the time (three quarters for a Q1 that uses the game's model of joint
     play: its line for the cards bounds the margin too, as does its ceiling: the others'
-    cards never shrink); the margin what is left."""
+    cards never shrink); the margin what is left.  A payoff asked alone has all the time."""
     answer = Answer(question, seat)
     started = time.perf_counter()
     every_card = game.returns(state)[seat] + game.cards_reachable(state)
     model_line = None
     use_model = _uses_model(question, budget, joint_model)
-    for payoff in (CARDS, MARGIN):
-        searches = _Searches(game, state, seat, question, payoff, budget,
-                             _payoff_deadline(payoff, started, budget, use_model), answer.stats, engine, use_model)
+    for payoff in payoffs:
+        deadline = _payoff_deadline(payoff, started, budget, use_model, alone=len(payoffs) == 1)
+        searches = _Searches(game, state, seat, question, payoff, budget, deadline, answer.stats, engine, use_model)
         bounds = searches.start_bounds(known or {})
         if payoff == MARGIN and answer.cards is not None and answer.cards == every_card:
             # P takes every card that can still be won: no one else gains, the lead grows by them all
@@ -398,12 +408,13 @@ def _uses_model(question: str, budget: Budget, joint_model: bool | None) -> bool
     return budget.time_limit is not None and budget.max_states is None
 
 
-def _payoff_deadline(payoff: str, started: float, budget: Budget, with_model: bool = False) -> float | None:
+def _payoff_deadline(payoff: str, started: float, budget: Budget, with_model: bool = False,
+                     alone: bool = False) -> float | None:
     """When a payoff's search must stop: the cards, asked first, get half the time, or three
-    quarters where the model of joint play is used."""
+    quarters where the model of joint play is used; a payoff asked alone all of it."""
     if budget.time_limit is None:
         return None
-    if payoff != CARDS:
+    if payoff != CARDS or alone:
         return started + budget.time_limit
     return started + budget.time_limit * (Q1_MODEL_CARDS_SHARE if with_model else 0.5)
 
@@ -435,11 +446,12 @@ class _Searches:
             return None
         return time.perf_counter() + part * max(0.0, self.deadline - time.perf_counter())
 
-    def search(self, fixed: tuple[int, ...] = (), deadline: float | None = None) -> _Paranoid:
+    def search(self, fixed: tuple[int, ...] = (), deadline: float | None = None,
+               few_replies: bool = False) -> _Paranoid:
         compiled = _compiled_paranoid(self.game, self.state, self.seat, self.question, self.payoff, self.engine,
-                                      fixed)
+                                      fixed, few_replies)
         return _Paranoid(self.game, self.seat, self.question, self.payoff, self.budget,
-                         self.deadline if deadline is None else deadline, self.stats, compiled, fixed)
+                         self.deadline if deadline is None else deadline, self.stats, compiled, fixed, few_replies)
 
     def start_bounds(self, known: dict[str, Answer]) -> _Interval:
         low, high = _Paranoid.bounds_of(self.game, self.state, self.seat, self.payoff)
@@ -454,25 +466,53 @@ class _Searches:
         return bounds
 
     def one_sided(self, bounds: _Interval) -> None:
-        """A fixed strategy's value against the best reply: P's greedy bot bounds Q2 (so Q3)
-        from below, the others' greedy bots bound Q3 (so Q2) from above.  Each gets a share of
-        the time and is probed only inside the bounds already known (a value outside them
-        says nothing new); what it proved before its time ran out still counts."""
+        """A strategy of one side against the best reply: P's greedy bot bounds Q2 (so Q3)
+        from below; the others' greedy bots bound Q3 (so Q2) from above, or with three or more
+        seats the others kept to the game's few replies (`ceiling_from_few_replies`).  Each
+        gets a share of the time and is probed only inside the bounds already known (a value
+        outside them says nothing new); what it proved before its time ran out still counts."""
         players = len(self.game.returns(self.state))
         others = tuple(s for s in range(players) if s != self.seat)
-        for fixed, lower in (((self.seat,), True), (others, False)):
-            if bounds.low >= bounds.high:
-                return
-            share = self.share_end(ONE_SIDED_SHARE)
-            side = _Interval(bounds.low, bounds.high, "", "")
-            try:
-                _drive(self.search(fixed, share), self.state, side, None, want_action=False)
-            except BudgetExceeded:
-                pass
-            if lower:
-                bounds.raise_low(side.low, GREEDY_LOW)
-            else:
-                bounds.lower_high(side.high, GREEDY_HIGH)
+        if players > 2 and getattr(self.game, "few_options", None) is not None:
+            # first: with the others ganging up the floor is near, the ceiling far
+            self.ceiling_from_few_replies(bounds)
+            self._greedy_side((self.seat,), bounds, lower=True)
+            return
+        self._greedy_side((self.seat,), bounds, lower=True)
+        self._greedy_side(others, bounds, lower=False)
+
+    def _greedy_side(self, fixed: tuple[int, ...], bounds: _Interval, lower: bool) -> None:
+        if bounds.low >= bounds.high:
+            return
+        side = _Interval(bounds.low, bounds.high, "", "")
+        try:
+            _drive(self.search(fixed, self.share_end(ONE_SIDED_SHARE)), self.state, side, None, want_action=False)
+        except BudgetExceeded:
+            pass
+        if lower:
+            bounds.raise_low(side.low, GREEDY_LOW)
+        else:
+            bounds.lower_high(side.high, GREEDY_HIGH)
+
+    def ceiling_from_few_replies(self, bounds: _Interval) -> None:
+        """The others kept to the game's few replies at each choice (`few_options`: at a main
+        card, those that beat or tie P's as cheaply as they can, their strongest and weakest,
+        the greedy bot's, the cards with powers): a set of their strategies holding the greedy
+        bots', so what it holds P to is a ceiling of Q2 and Q3, and no higher than theirs.  It
+        probes just above the floor first: with two or more others ganging up, P's floor is
+        often all they allow, and the few replies prove it in a fraction of the states the full
+        search needs (three players, seat 1, seed 0: Q2's cards 1 in 9 million round starts,
+        where the full search took 10 minutes)."""
+        if bounds.low >= bounds.high:
+            return
+        side = _Interval(bounds.low, bounds.high, "", "")
+        try:
+            _drive(self.search(deadline=self.share_end(FEW_REPLIES_SHARE), few_replies=True), self.state, side,
+                   bounds.low + 1, want_action=False)
+        except BudgetExceeded:
+            if self.deadline is not None and time.perf_counter() >= self.deadline:
+                raise
+        bounds.lower_high(side.high, FEW_HIGH)
 
     def drive(self, bounds: _Interval) -> str | None:
         """The question's own search: probes until the bounds meet; P's root action.  Q1
@@ -637,15 +677,16 @@ def _drive(search: _Paranoid, state: Any, bounds: _Interval, first: float | None
 
 
 def _compiled_paranoid(game: SimultaneousGame, state: Any, seat: int, question: str, payoff: str,
-                       engine: str, fixed: tuple[int, ...] = ()) -> Any:
+                       engine: str, fixed: tuple[int, ...] = (), few_replies: bool = False) -> Any:
     """The game's compiled Q1-Q3 from this round start, None for the Python search."""
     if engine == "python":
         return None
     compiled = None
     if game.round_start(state):
         try:
-            if fixed:
-                compiled = game.compiled_paranoid(state, seat, question, payoff == MARGIN, fixed=fixed)
+            if fixed or few_replies:
+                compiled = game.compiled_paranoid(state, seat, question, payoff == MARGIN, fixed=fixed,
+                                                  few_replies=few_replies)
             else:
                 compiled = game.compiled_paranoid(state, seat, question, payoff == MARGIN)
         except CompiledMissing as exc:
@@ -695,16 +736,19 @@ class _Budgeted:
 
 class _Paranoid(_Budgeted):
     """Q1-Q3 on one payoff: alpha-beta (fail-soft) with a table of (floor, ceiling) per key,
-    probed with windows; seats in `fixed` play the game's greedy bot (one option)."""
+    probed with windows; seats in `fixed` play the game's greedy bot (one option); with
+    `few_replies` the other seats choose among the game's `few_options` only (a ceiling)."""
 
     def __init__(self, game: SimultaneousGame, seat: int, question: str, payoff: str, budget: Budget,
-                 deadline: float | None, stats: Stats, compiled: Any = None, fixed: tuple[int, ...] = ()):
+                 deadline: float | None, stats: Stats, compiled: Any = None, fixed: tuple[int, ...] = (),
+                 few_replies: bool = False):
         super().__init__(game, budget, deadline, stats)
         self.compiled = compiled
         self.seat = seat
         self.question = question
         self.payoff = payoff
         self.fixed = fixed
+        self.few_replies = few_replies
         self.root = None
         self.root_action: str | None = None
         self._compiled_counts = (0, 0)
@@ -845,7 +889,11 @@ class _Paranoid(_Budgeted):
         seats, maximise = layers[index]
         at_root = state is self.root and index == 0
         best = -math.inf if maximise else math.inf
-        for joint in itertools.product(*(options[s] for s in seats)):
+        choices = [options[s] for s in seats]
+        if self.few_replies and self.seat not in seats:
+            answered = chosen.get(self.seat)  # P's action where P chose first at this node
+            choices = [self.game.few_options(state, s, self.seat, options[s], answered) for s in seats]
+        for joint in itertools.product(*choices):
             chosen.update(zip(seats, joint))
             value = self._layer(state, acting, options, layers, index + 1, chosen, alpha, beta)
             if maximise and value > best:

@@ -322,6 +322,27 @@ static inline int policy_option(const Ctx *c, const Node *d, int seat, int again
     return pick;
 }
 
+/* The few options a coalition seat keeps in the search with few replies (game.py's
+ * few_options): at a main-card choice, the greedy bot's card against P, the cheapest card
+ * that beats P's card `answered` and one that ties it (where P has chosen: a rank, else
+ * below 1), the seat's strongest and weakest cards for the round, and its 2 and 3 (the
+ * deuce, a three's power); every option elsewhere.  In place, in search order; their number. */
+static inline int few_options(const Ctx *c, const Node *d, int seat, int p, int answered, int *opt, int n) {
+    if (d->phase != SELECT || n <= 2) return n;
+    int high = c->coins[d->s.round - 1] == HIGH, keep[MAXA] = {0};
+    keep[0] = keep[n - 1] = 1;
+    keep[policy_option(c, d, seat, 1 << p, opt, n)] = 1;
+    int beat = -1;
+    for (int i = 0; i < n; i++) {
+        if (answered >= 1 && (high ? opt[i] > answered : opt[i] < answered)) beat = i;
+        if (opt[i] == answered || opt[i] == 2 || opt[i] == 3) keep[i] = 1;
+    }
+    if (beat >= 0) keep[beat] = 1;
+    int k = 0;
+    for (int i = 0; i < n; i++) if (keep[i]) opt[k++] = opt[i];
+    return k;
+}
+
 /* d, in place, after each acting seat plays act[seat] (NO_ACTION for a seat that does not
  * act), every forced step run up to the next decision or the round's end. */
 static inline void apply_joint(const Ctx *c, Node *d, const int act[MAXP]) {

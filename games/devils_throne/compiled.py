@@ -38,10 +38,10 @@ class Q4Values:
     """Q4 values-to-go of round starts of one deal for seat P; its table lives with it."""
 
     def __init__(self, rules: Rules, seat: int, coins: tuple[int, ...], reserves: tuple[tuple[int, ...], ...],
-                 question: int = 0, margin: bool = True, fixed: int = 0):
+                 question: int = 0, margin: bool = True, fixed: int = 0, few_replies: bool = False):
         effects = [(EFFECT_ORDER.index(power), owner) for power, owner in rules.effects]
         self._solver = _core.new_solver(seat, effects, list(coins), [list(r) for r in reserves], question,
-                                        int(margin), fixed)
+                                        int(margin), fixed, int(few_replies))
 
     def value(self, state: State, seconds: float | None, max_states: int | None) -> CompiledRun:
         depths = [RESERVE_SIZE - len(reserve) for reserve in state.reserves]
@@ -85,13 +85,14 @@ def q4_values(rules: Rules, state: State, seat: int) -> Q4Values | None:
 
 
 def paranoid_values(rules: Rules, state: State, seat: int, question: str, margin: bool,
-                    fixed: tuple[int, ...] = ()) -> ParanoidValues:
+                    fixed: tuple[int, ...] = (), few_replies: bool = False) -> ParanoidValues:
     """The compiled Q1-Q3 (`question` "q1".."q3") for `state`'s deal; the seats in `fixed`
-    play the greedy bot's policy against the other side (a one-sided search)."""
+    play the greedy bot's policy against the other side (a one-sided search); with
+    `few_replies` the other seats keep the game's few options (a ceiling)."""
     _require_core()
     reserves = tuple(_full_reserve(reserve) for reserve in state.reserves)
     mask = sum(1 << seat for seat in fixed)
-    return ParanoidValues(rules, seat, state.coins, reserves, int(question[1]), margin, mask)
+    return ParanoidValues(rules, seat, state.coins, reserves, int(question[1]), margin, mask, few_replies)
 
 
 def _require_core() -> None:

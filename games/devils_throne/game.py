@@ -241,13 +241,31 @@ class DevilsThrone(SimultaneousGame):
         return compiled.q4_values(self.rules, state, seat)
 
     def compiled_paranoid(self, state: State, seat: int, question: str, margin: bool,
-                          fixed: tuple[int, ...] = ()) -> compiled.ParanoidValues | None:
+                          fixed: tuple[int, ...] = (), few_replies: bool = False) -> compiled.ParanoidValues | None:
         """The compiled Q1-Q3 (`question` "q1".."q3", on the margin or the cards) of `state`'s
         deal for `seat`, any number of players: `value(round_start, alpha, beta, seconds,
         max_states)` gives a fail-soft value in the window.  The seats in `fixed` play
         `greedy_action_against` (P against every other seat, the others against P): a
-        one-sided search."""
-        return compiled.paranoid_values(self.rules, state, seat, question, margin, fixed)
+        one-sided search.  With `few_replies` the other seats choose among `few_options`."""
+        return compiled.paranoid_values(self.rules, state, seat, question, margin, fixed, few_replies)
+
+    def few_options(self, state: State, seat: int, p: int, actions: list[int], answered: int | None) -> list[int]:
+        """The options a seat of the coalition against seat `p` (answering P's main card
+        `answered`, None where P has not chosen) keeps in the search with few replies, in the
+        order of `actions` (the search order): at a main-card choice the greedy bot's card
+        against P, the cheapest card that beats P's and one that ties it, the seat's strongest
+        and weakest cards for the round, and its 2 and 3 (the deuce, a three's power); every
+        option elsewhere.  Fewer replies for the others can only help P, so the search's value
+        is a ceiling of Q2 and Q3; these are the replies that held P to its floor on the deals
+        measured (bench/results/devils-throne/README.md)."""
+        if state.phase != SELECT or len(actions) <= 2:
+            return actions
+        high = self.rules.mode(state) == HIGH
+        keep = {actions[0], actions[-1], self.greedy_action_against(state, seat, [p]), 2, 3}
+        if answered is not None:
+            beating = [rank for rank in actions if (rank > answered if high else rank < answered)]
+            keep.update([answered] + beating[-1:])
+        return [rank for rank in actions if rank in keep]
 
     def joint_play_model(self, state: State, seat: int, margin: bool, restricted: bool = False,
                          at_ceiling: bool = False) -> JointPlay | None:

@@ -15,7 +15,7 @@ from devils_throne_helpers import contingent_plan_value, late_position, late_une
 from games.devils_throne import DevilsThrone, State
 from games.devils_throne.rules import SELECT
 from solver.search import Budget
-from solver.simultaneous import HORIZON_LOW, Stats, _HorizonFloor, analyse
+from solver.simultaneous import FEW_HIGH, HORIZON_LOW, Stats, _compiled_paranoid, _HorizonFloor, _Paranoid, analyse
 
 
 def payoff(game, state, seat, kind):
@@ -169,6 +169,67 @@ def test_four_players_seat_one_is_guaranteed_its_robbers_card():
         assert answer.cards_bounds[0] >= 1 and not answer.decided
     assert answers["q2"].cards_low_reason == HORIZON_LOW["q2"]
     assert answers["q2"].cards_floor_action == "3" and answers["q3"].cards_floor_action is None
+
+
+def few_replies_search(game, state, seat, question, kind, engine, few_replies=True):
+    compiled = _compiled_paranoid(game, state, seat, question, kind, engine, few_replies=few_replies)
+    return _Paranoid(game, seat, question, kind, Budget(), None, Stats(), compiled, few_replies=few_replies)
+
+
+@needs_core
+@pytest.mark.parametrize(("players", "seed", "cards_left"), [(3, 0, 5), (3, 2, 5), (4, 0, 4), (4, 2, 4)])
+def test_the_others_kept_to_few_replies_hold_p_to_a_ceiling_of_q2_and_q3_in_both_engines(players, seed, cards_left):
+    """Fewer replies for the others can only help P: the search with the others kept to the
+    game's few options is at least the exact value (the full search, itself checked against
+    the brute force above), and the compiled search is the Python one, node for node."""
+    game = DevilsThrone(players)
+    state = late_position(game, seed, cards_left)
+    seat = seed % players
+    assert any(len(game.few_options(state, s, seat, game.order_actions(state, s, game.legal_actions(state, s)), None))
+               < len(game.legal_actions(state, s)) for s in range(players) if s != seat)
+    for question, kind in itertools.product(("q2", "q3"), ("cards", "margin")):
+        exact = few_replies_search(game, state, seat, question, kind, "compiled", few_replies=False)
+        value = exact.probe(state, -math.inf, math.inf)
+        python, compiled = (few_replies_search(game, state, seat, question, kind, engine)
+                            for engine in ("python", "compiled"))
+        few = python.probe(state, -math.inf, math.inf)
+        assert few >= value, (question, kind)
+        assert compiled.probe(state, -math.inf, math.inf) == few
+        assert (compiled.stats.states, compiled.stats.table_hits) == (python.stats.states, python.stats.table_hits)
+
+
+class WithoutFewReplies(DevilsThrone):
+    """The game without its few replies: the others' one-sided search is their greedy bots'."""
+
+    few_options = None
+
+
+@needs_core
+def test_few_replies_lower_q2s_ceiling_under_a_state_budget_and_the_interval_holds_the_value():
+    """Three players, seven cards a hand (Q2's cards are 7, found in 680,737 round starts):
+    within 20,000 the others kept to a few replies hold P to 11, far below what their greedy
+    bots hold P to."""
+    game = DevilsThrone(3)
+    state = late_position(game, 6, 7)
+    exact = analyse(game, state, 0, ("q2",), engine="compiled").answers["q2"].cards
+    budget = Budget(max_states=20_000)
+    cut = analyse(game, state, 0, ("q2",), budget=budget, engine="compiled").answers["q2"]
+    greedy = analyse(WithoutFewReplies(3), state, 0, ("q2",), budget=budget, engine="compiled").answers["q2"]
+    low, high = cut.cards_bounds
+    assert low <= exact == 7 <= high == 11 and cut.cards_high_reason == FEW_HIGH
+    assert greedy.cards_bounds[1] > high + 5 and greedy.cards_bounds[0] <= exact
+
+
+def test_the_cards_asked_alone_are_the_cards_asked_with_the_margin():
+    game = DevilsThrone(3)
+    state = late_position(game, 1, 2)
+    both = analyse(game, state, 1, ("q1", "q2", "q3")).answers
+    alone = analyse(game, state, 1, ("q1", "q2", "q3"), payoffs=("cards",)).answers
+    for question, answer in alone.items():
+        assert answer.cards == both[question].cards is not None
+        assert answer.margin is None and not answer.decided
+    with pytest.raises(ValueError, match="payoffs are"):
+        analyse(game, state, 1, ("q2",), payoffs=("score",))
 
 
 # ----- Q5: P against the coalition of the others, in mixed strategies -----------------------
