@@ -3,7 +3,8 @@
 The search knows no rules: it walks states through the verbs of games.base.SimultaneousGame
 (`acting_players`, `legal_actions`, `apply_joint`, `returns`, `is_over`, `key`,
 `round_start`, `cards_reachable`, `order_actions`, `greedy_action` and, where offered,
-`greedy_action_against`, `format_action`) and refuses any other kind of game in one line.
+`greedy_action_against` and `few_options`, `format_action`) and refuses any other kind of
+game in one line.
 
 For a seat P:
 - Q1, optimistic: one agent maximises over every joint action.
@@ -37,7 +38,10 @@ Before the probes, Q2 and Q3 get two one-sided searches, each a fixed strategy a
 best reply: P on the game's greedy bot (a floor for Q2 and Q3) and the other seats on it,
 aimed at P (a ceiling for Q3 and Q2); with three or more seats, first a search of the next
 round alone, each position after it counted at its static floor, which proves floors only
-(a card P gains at once whatever the others do).  The answers already known narrow the start
+(a card P gains at once whatever the others do), and in place of the others' greedy bots the
+others kept to the game's few replies at each choice (`few_options`, where offered): a set of
+their strategies, so its value is a ceiling, and where they hold P to its floor it is found
+far sooner than by the full search.  The answers already known narrow the start
 (Q2 <= Q3 <= Q1).  So every end of an interval is a real guarantee, and the answer says
 which: a strategy found, a finished probe, a bound.
 
