@@ -38,10 +38,10 @@ Before the probes, Q2 and Q3 get two one-sided searches, each a fixed strategy a
 best reply: P on the game's greedy bot (a floor for Q2 and Q3) and the other seats on it,
 aimed at P (a ceiling for Q3 and Q2); with three or more seats, first a search of the next
 round alone, each position after it counted at its static floor, which proves floors only
-(a card P gains at once whatever the others do), and in place of the others' greedy bots the
-others kept to the game's few replies at each choice (`few_options`, where offered): a set of
-their strategies, so its value is a ceiling, and where they hold P to its floor it is found
-far sooner than by the full search.  The answers already known narrow the start
+(a card P gains at once whatever the others do), and after the others' greedy bots the others
+kept to the game's few replies at each choice (`few_options`, where offered): a set of their
+strategies holding the bots', so its value is a lower ceiling, and where they hold P to its
+floor it is found far sooner than by the full search.  The answers already known narrow the start
 (Q2 <= Q3 <= Q1).  So every end of an interval is a real guarantee, and the answer says
 which: a strategy found, a finished probe, a bound.
 
@@ -281,8 +281,8 @@ SEARCH_HIGH = {"q1": "the search proved no joint play reaches more",
 GREEDY_LOW = "P playing the greedy bot guarantees it against the others' best reply"
 GREEDY_HIGH = "the others playing the greedy bot against P hold P's best reply to it"
 FEW_HIGH = "the others answering with a few replies each (the game's few_options) hold each of P's strategies to it"
-#: With three or more seats, of the time left for a Q2 or Q3 payoff after the search of the
-#: next round alone, what the search with the others kept to a few replies may take.
+#: With three or more seats, of the time left for a Q2 or Q3 payoff after the others' greedy
+#: bots' search, what the search with the others kept to a few replies may take.
 FEW_REPLIES_SHARE = 0.5
 #: Of the time left for a payoff, what Q2's and Q3's first probe, just above the floor, may take.
 FLOOR_PROBE_SHARE = 0.1
@@ -470,20 +470,18 @@ class _Searches:
         return bounds
 
     def one_sided(self, bounds: _Interval) -> None:
-        """A strategy of one side against the best reply: P's greedy bot bounds Q2 (so Q3)
-        from below; the others' greedy bots bound Q3 (so Q2) from above, or with three or more
-        seats the others kept to the game's few replies (`ceiling_from_few_replies`).  Each
-        gets a share of the time and is probed only inside the bounds already known (a value
-        outside them says nothing new); what it proved before its time ran out still counts."""
+        """A strategy of one side against the best reply: the others' greedy bots bound Q3 (so
+        Q2) from above, and with three or more seats then the others kept to the game's few
+        replies (`ceiling_from_few_replies`: a lower ceiling, found more slowly); P's greedy
+        bot bounds Q2 (so Q3) from below.  Each gets a share of the time and is probed only
+        inside the bounds already known (a value outside them says nothing new); what it
+        proved before its time ran out still counts."""
         players = len(self.game.returns(self.state))
         others = tuple(s for s in range(players) if s != self.seat)
-        if players > 2 and getattr(self.game, "few_options", None) is not None:
-            # first: with the others ganging up the floor is near, the ceiling far
-            self.ceiling_from_few_replies(bounds)
-            self._greedy_side((self.seat,), bounds, lower=True)
-            return
-        self._greedy_side((self.seat,), bounds, lower=True)
         self._greedy_side(others, bounds, lower=False)
+        if players > 2 and getattr(self.game, "few_options", None) is not None:
+            self.ceiling_from_few_replies(bounds)
+        self._greedy_side((self.seat,), bounds, lower=True)
 
     def _greedy_side(self, fixed: tuple[int, ...], bounds: _Interval, lower: bool) -> None:
         if bounds.low >= bounds.high:
