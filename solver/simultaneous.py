@@ -38,8 +38,8 @@ Before the probes, Q2 and Q3 get two one-sided searches, each a fixed strategy a
 best reply: P on the game's greedy bot (a floor for Q2 and Q3) and the other seats on it,
 aimed at P (a ceiling for Q3 and Q2); with three or more seats, first a search of the next
 round alone, each position after it counted at its static floor, which proves floors only
-(a card P gains at once whatever the others do), and after the others' greedy bots the others
-kept to the game's few replies at each choice (`few_options`, where offered): a set of their
+(a card P gains at once whatever the others do), and with three seats, after the others'
+greedy bots, the others kept to the game's few replies at each choice (`few_options`, where offered): a set of their
 strategies holding the bots', so its value is a lower ceiling, and where they hold P to its
 floor it is found far sooner than by the full search.  The answers already known narrow the start
 (Q2 <= Q3 <= Q1).  So every end of an interval is a real guarantee, and the answer says
@@ -281,9 +281,12 @@ SEARCH_HIGH = {"q1": "the search proved no joint play reaches more",
 GREEDY_LOW = "P playing the greedy bot guarantees it against the others' best reply"
 GREEDY_HIGH = "the others playing the greedy bot against P hold P's best reply to it"
 FEW_HIGH = "the others answering with a few replies each (the game's few_options) hold each of P's strategies to it"
-#: With three or more seats, of the time left for a Q2 or Q3 payoff after the others' greedy
-#: bots' search, what the search with the others kept to a few replies may take.
+#: Of the time left for a Q2 or Q3 payoff after the others' greedy bots' search, what the
+#: search with the others kept to a few replies may take; it runs where two to this many
+#: other seats play (three others' few replies make up to 343 joint choices, too many to
+#: refute within a share: four players at 60 s had worse ceilings with it).
 FEW_REPLIES_SHARE = 0.5
+FEW_REPLIES_MOST_OTHERS = 2
 #: Of the time left for a payoff, what Q2's and Q3's first probe, just above the floor, may take.
 FLOOR_PROBE_SHARE = 0.1
 #: Before the one-sided searches, the probes of the next round alone (_HorizonFloor): their
@@ -471,7 +474,7 @@ class _Searches:
 
     def one_sided(self, bounds: _Interval) -> None:
         """A strategy of one side against the best reply: the others' greedy bots bound Q3 (so
-        Q2) from above, and with three or more seats then the others kept to the game's few
+        Q2) from above, and with three seats then the others kept to the game's few
         replies (`ceiling_from_few_replies`: a lower ceiling, found more slowly); P's greedy
         bot bounds Q2 (so Q3) from below.  Each gets a share of the time and is probed only
         inside the bounds already known (a value outside them says nothing new); what it
@@ -479,7 +482,7 @@ class _Searches:
         players = len(self.game.returns(self.state))
         others = tuple(s for s in range(players) if s != self.seat)
         self._greedy_side(others, bounds, lower=False)
-        if players > 2 and getattr(self.game, "few_options", None) is not None:
+        if 2 <= players - 1 <= FEW_REPLIES_MOST_OTHERS and getattr(self.game, "few_options", None) is not None:
             self.ceiling_from_few_replies(bounds)
         self._greedy_side((self.seat,), bounds, lower=True)
 
