@@ -280,7 +280,7 @@ SEARCH_HIGH = {"q1": "the search proved no joint play reaches more",
                "q3": "the others' best strategy found holds every reply of P to it"}
 GREEDY_LOW = "P playing the greedy bot guarantees it against the others' best reply"
 GREEDY_HIGH = "the others playing the greedy bot against P hold P's best reply to it"
-FEW_HIGH = "the others answering with a few replies each (the game's few_options) hold each of P's strategies to it"
+FEW_HIGH = "the others, each kept to a short list of replies, hold each of P's strategies to it"
 #: Of the time left for a Q2 or Q3 payoff after the others' greedy bots' search, what the
 #: search with the others kept to a few replies may take; it runs where two to this many
 #: other seats play (three others' few replies make up to 343 joint choices, too many to
