@@ -39,10 +39,10 @@ best reply: P on the game's greedy bot (a floor for Q2 and Q3) and the other sea
 aimed at P (a ceiling for Q3 and Q2); with three or more seats, first a search of the next
 round alone, each position after it counted at its static floor, which proves floors only
 (a card P gains at once whatever the others do), and with three seats, after the others'
-greedy bots, the others kept to the game's few replies at each choice (`few_options`, where offered): a set of their
-strategies holding the bots', so its value is a lower ceiling, and where they hold P to its
-floor it is found far sooner than by the full search.  The answers already known narrow the start
-(Q2 <= Q3 <= Q1).  So every end of an interval is a real guarantee, and the answer says
+greedy bots, the others kept to the game's few replies at each choice (`few_options`, where
+offered): a set of their strategies holding the bots', so its value is a lower ceiling, and
+where they hold P to its floor it is found far sooner than by the full search.  The answers
+already known narrow the start (Q2 <= Q3 <= Q1).  So every end of an interval is a real guarantee, and the answer says
 which: a strategy found, a finished probe, a bound.
 
 Engines: "python" is this module; "compiled" hands round starts to the game's compiled
@@ -337,8 +337,9 @@ def _answer_paranoid(game: SimultaneousGame, state: Any, seat: int, question: st
                      payoffs: tuple[str, ...] = (CARDS, MARGIN)) -> Answer:
     """Each payoff: the cheap bounds, narrowed by the answers already known (Q2 <= Q3 <= Q1),
     then for Q2 and Q3 (with three or more seats) by a search of the next round alone, by
-    two one-sided searches (P on the greedy bot against the others' best reply; the others
-    on it against P's best reply), then probes with null windows until the bounds meet.
+    the one-sided searches (P on the greedy bot against the others' best reply; the others
+    on it, then with three seats on a few replies each, against P's best reply), then probes
+    with null windows until the bounds meet.
     The cards get half the time (three quarters for a Q1 that uses the game's model of joint
     play: its line for the cards bounds the margin too, as does its ceiling: the others'
     cards never shrink); the margin what is left.  A payoff asked alone has all the time."""
@@ -500,14 +501,13 @@ class _Searches:
             bounds.lower_high(side.high, GREEDY_HIGH)
 
     def ceiling_from_few_replies(self, bounds: _Interval) -> None:
-        """The others kept to the game's few replies at each choice (`few_options`: at a main
-        card, those that beat or tie P's as cheaply as they can, their strongest and weakest,
-        the greedy bot's, the cards with powers): a set of their strategies holding the greedy
-        bots', so what it holds P to is a ceiling of Q2 and Q3, and no higher than theirs.  It
-        probes just above the floor first: with two or more others ganging up, P's floor is
-        often all they allow, and the few replies prove it in a fraction of the states the full
-        search needs (three players, seat 1, seed 0: Q2's cards 1 in 9 million round starts,
-        where the full search took 10 minutes)."""
+        """The others kept to the game's few replies at each choice (`few_options`, a short
+        list the game chooses that holds its greedy bot's reply): a set of their strategies
+        holding the greedy bots', so what it holds P to is a ceiling of Q2 and Q3, and no
+        higher than theirs.  It
+        probes just above the floor first: with two others ganging up, P's floor is often all
+        they allow, and the few replies prove it in a fraction of the states the full search
+        needs (most of the others' replies are never tried)."""
         if bounds.low >= bounds.high:
             return
         side = _Interval(bounds.low, bounds.high, "", "")

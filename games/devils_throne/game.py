@@ -256,8 +256,7 @@ class DevilsThrone(SimultaneousGame):
         against P, the cheapest card that beats P's and one that ties it, the seat's strongest
         and weakest cards for the round, and its 2 and 3 (the deuce, a three's power); every
         option elsewhere.  Fewer replies for the others can only help P, so the search's value
-        is a ceiling of Q2 and Q3; these are the replies that held P to its floor on the deals
-        measured (bench/results/devils-throne/README.md)."""
+        is a ceiling of Q2 and Q3 (docs/rules/devils-throne.md §10 item 20)."""
         if state.phase != SELECT or len(actions) <= 2:
             return actions
         high = self.rules.mode(state) == HIGH
