@@ -513,11 +513,16 @@ static inline int next_joint(const Options *o, const int *seats, int k, int a[MA
     return 0;
 }
 
-/* The search with few replies: each coalition seat of `seats` keeps the game's few options,
+/* The search with few replies: each coalition seat of `seats` keeps, in `to`, the game's few
+ * options of its options in `from` (the same Options, or every option to choose from anew),
  * answering P's option `answered` (0 where P has not chosen). */
-static inline void keep_few(const Solver *q, const Node *node, Options *o, const int *seats, int k, int answered) {
-    for (int i = 0; i < k; i++)
-        o->n[seats[i]] = few_options(&q->game, node, seats[i], q->p, answered, o->opt[seats[i]], o->n[seats[i]]);
+static inline void keep_few(const Solver *q, const Node *node, const Options *from, Options *to, const int *seats,
+                            int k, int answered) {
+    for (int i = 0; i < k; i++) {
+        int seat = seats[i];
+        if (to != from) memcpy(to->opt[seat], from->opt[seat], from->n[seat] * sizeof(int));
+        to->n[seat] = few_options(&q->game, node, seat, q->p, answered, to->opt[seat], from->n[seat]);
+    }
 }
 
 static double ab_node(Solver *q, const Node *node, const int won[MAXP], double alpha, double beta, int root) {
@@ -540,7 +545,7 @@ static double ab_node(Solver *q, const Node *node, const int won[MAXP], double a
     int a[MAXP] = {0, 0, 0, 0};
     if (q->question == QUESTION_Q1 || !no || !o.n[p]) {
         int maximise = q->question == QUESTION_Q1 || o.n[p];
-        if (q->few_replies && !maximise) keep_few(q, node, &o, others, no, 0);
+        if (q->few_replies && !maximise) keep_few(q, node, &o, &o, others, no, 0);
         double best = maximise ? -INFINITY : INFINITY;
         do {
             Node next;
@@ -558,17 +563,10 @@ static double ab_node(Solver *q, const Node *node, const int won[MAXP], double a
     double best = outer_max ? -INFINITY : INFINITY;
     Options every;  /* the coalition's every reply, kept to a few anew for each option of P's */
     if (q->few_replies && outer_max) every = o;
-    if (q->few_replies && !outer_max) keep_few(q, node, &o, outer, nouter, 0);
+    if (q->few_replies && !outer_max) keep_few(q, node, &o, &o, outer, nouter, 0);
     do {
         double inner_best = outer_max ? INFINITY : -INFINITY, ia = alpha, ib = beta;
-        if (q->few_replies && outer_max) {
-            for (int i = 0; i < ninner; i++) {
-                int seat = inner[i];
-                memcpy(o.opt[seat], every.opt[seat], sizeof o.opt[seat]);
-                o.n[seat] = every.n[seat];
-            }
-            keep_few(q, node, &o, inner, ninner, o.opt[p][a[p]]);
-        }
+        if (q->few_replies && outer_max) keep_few(q, node, &every, &o, inner, ninner, o.opt[p][a[p]]);
         do {
             Node next;
             play(q, node, &o, a, &next);

@@ -482,42 +482,38 @@ class _Searches:
         proved before its time ran out still counts."""
         players = len(self.game.returns(self.state))
         others = tuple(s for s in range(players) if s != self.seat)
-        self._greedy_side(others, bounds, lower=False)
+        self._one_side(bounds, GREEDY_HIGH, ONE_SIDED_SHARE, fixed=others)
         if 2 <= players - 1 <= FEW_REPLIES_MOST_OTHERS and getattr(self.game, "few_options", None) is not None:
             self.ceiling_from_few_replies(bounds)
-        self._greedy_side((self.seat,), bounds, lower=True)
-
-    def _greedy_side(self, fixed: tuple[int, ...], bounds: _Interval, lower: bool) -> None:
-        if bounds.low >= bounds.high:
-            return
-        side = _Interval(bounds.low, bounds.high, "", "")
-        try:
-            _drive(self.search(fixed, self.share_end(ONE_SIDED_SHARE)), self.state, side, None, want_action=False)
-        except BudgetExceeded:
-            pass
-        if lower:
-            bounds.raise_low(side.low, GREEDY_LOW)
-        else:
-            bounds.lower_high(side.high, GREEDY_HIGH)
+        self._one_side(bounds, GREEDY_LOW, ONE_SIDED_SHARE, fixed=(self.seat,), lower=True)
 
     def ceiling_from_few_replies(self, bounds: _Interval) -> None:
         """The others kept to the game's few replies at each choice (`few_options`, a short
         list the game chooses that holds its greedy bot's reply): a set of their strategies
         holding the greedy bots', so what it holds P to is a ceiling of Q2 and Q3, and no
-        higher than theirs.  It
-        probes just above the floor first: with two others ganging up, P's floor is often all
-        they allow, and the few replies prove it in a fraction of the states the full search
-        needs (most of the others' replies are never tried)."""
+        higher than theirs.  It probes just above the floor first: with two others ganging
+        up, P's floor is often all they allow, and the few replies prove it in a fraction of
+        the states the full search needs (most of the others' replies are never tried)."""
+        self._one_side(bounds, FEW_HIGH, FEW_REPLIES_SHARE, few_replies=True, first_above_floor=True)
+
+    def _one_side(self, bounds: _Interval, reason: str, share: float, fixed: tuple[int, ...] = (),
+                  few_replies: bool = False, lower: bool = False, first_above_floor: bool = False) -> None:
+        """A one-sided search probed inside `bounds` with `share` of the time left: its floor
+        (`lower`) or its ceiling joins them with `reason`.  What it proved before its share ran
+        out still counts; the payoff's own deadline passing ends the payoff."""
         if bounds.low >= bounds.high:
             return
         side = _Interval(bounds.low, bounds.high, "", "")
+        search = self.search(fixed, self.share_end(share), few_replies)
         try:
-            _drive(self.search(deadline=self.share_end(FEW_REPLIES_SHARE), few_replies=True), self.state, side,
-                   bounds.low + 1, want_action=False)
+            _drive(search, self.state, side, bounds.low + 1 if first_above_floor else None, want_action=False)
         except BudgetExceeded:
             if self.deadline is not None and time.perf_counter() >= self.deadline:
                 raise
-        bounds.lower_high(side.high, FEW_HIGH)
+        if lower:
+            bounds.raise_low(side.low, reason)
+        else:
+            bounds.lower_high(side.high, reason)
 
     def drive(self, bounds: _Interval) -> str | None:
         """The question's own search: probes until the bounds meet; P's root action.  Q1
