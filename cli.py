@@ -16,11 +16,11 @@ from pathlib import Path
 import click
 
 from app.options import COUNT, GAME, MEGABYTES, SECONDS, SEEDS_HELP
-from app.policies import FAIR_SAMPLES
 from app.reports import as_json_text, count, plain_letters_where_needed, readable
 from games import make_game
 from games.base import Game, UsurperError
 from solver.analysis import ENGINES
+from solver.fair import FAIR_SAMPLES
 
 EXIT_USER_ERROR = 2
 
@@ -160,8 +160,8 @@ def solve_command(game, seed, deal_text, variants, players, suits, time_limit, m
                    "(2 s unless --time-limit is given).")
 @click.option("--visible", "visible_text",
               help="The position as a player sees it, in the text `usurper show` prints; the hint is then fair.")
-@click.option("--samples", type=click.IntRange(min=1), default=200, show_default=True,
-              help="Fair hint: solved samples, shared among the moves.")
+@click.option("--samples", type=click.IntRange(min=1), default=FAIR_SAMPLES, show_default=True,
+              help="Fair hint: solved samples, shared among the moves (the fair policy's).")
 @click.option("--random-seed", type=int, default=0, show_default=True, help="Fair hint: the sampling seed.")
 def hint(game, seed, deal_text, variants, players, suits, time_limit, max_states, max_table, max_memory, engine,
          as_json, moves, fair, visible_text, samples, random_seed):
@@ -215,8 +215,8 @@ def hint(game, seed, deal_text, variants, players, suits, time_limit, max_states
 @click.option("--plain", is_flag=True,
               help="No full screen: one line per position, moves (or u, r, h, f, v, m, q) read from standard input."
                    " Devil's Throne is always played this way (actions, or h, u, ?, q).")
-@click.option("--samples", type=click.IntRange(min=1), default=200, show_default=True,
-              help="Fair hints: solved samples per hint.")
+@click.option("--samples", type=click.IntRange(min=1), default=FAIR_SAMPLES, show_default=True,
+              help="Fair hints: solved samples per hint (the fair policy's).")
 @click.option("--random-seed", type=int, default=0, show_default=True,
               help="Fair hints: the sampling seed; Devil's Throne: the bots' seed.")
 @click.option("--seat", type=click.IntRange(min=1, max=4), default=1, show_default=True,

@@ -17,7 +17,7 @@ from typing import Any, TextIO
 
 from games.base import Game, MoveError, Outcome, UsurperError, Verdict
 from solver.analysis import analyse
-from solver.fair import fair_hint_for_state, move_words, visible_text
+from solver.fair import FAIR_SAMPLES, fair_hint_for_state, move_words, visible_text
 from solver.hints import clairvoyant_hint
 from solver.search import Budget, SolveResult
 
@@ -127,7 +127,7 @@ class PlaySession:
                  if advice.proven else f"not proven ({advice.exhausted} ran out; best line found {advice.best_found})")
         return [f"Hint (reads the deal): {text}: {worth}", *self.losses(deadline.end)]
 
-    def fair_hint(self, samples: int = 200, time_limit: float | None = FAIR_SECONDS) -> list[str]:
+    def fair_hint(self, samples: int = FAIR_SAMPLES, time_limit: float | None = FAIR_SECONDS) -> list[str]:
         """The move with the best win chance over the orders of the unseen cards; one time
         limit for the advice and then where the moves played lost (as `usurper hint`)."""
         if time_limit is None:
@@ -239,7 +239,7 @@ def _until(budget: Budget, deadline: float | None) -> Budget:
     return replace(budget, time_limit=left if budget.time_limit is None else min(budget.time_limit, left))
 
 
-def run_plain(game: Game, state: Any, stdin: TextIO, stdout: TextIO, samples: int = 200,
+def run_plain(game: Game, state: Any, stdin: TextIO, stdout: TextIO, samples: int = FAIR_SAMPLES,
               rng: random.Random | None = None) -> PlaySession:
     """The game without a terminal: one line per position and its moves, one command read
     per line of `stdin` (a move, or a letter of PLAIN_HELP); ends at the game's end or EOF."""

@@ -8,8 +8,9 @@
   highest-ranked on ties.  Royal Assassin: a move that kills a Royal (the one killing most);
   else a reserve attack R(X) or an attack A(X) that leaves the least attack still needed to
   kill that Pretender, when that is at most 5; else a Joker placement; else T, else P, else E.
-- `fair`: the fair hint (solver/fair.py), each sample asked `sample_question`: a number of
-  solved samples per decision shared out by successive halving on common worlds, and the exact fair optimum
+- `fair`: the fair hint (solver/fair.py) with its defaults, so that the policy measured is the
+  advice `hint --fair` and play give: solved samples per decision (each asked
+  `sample_question`) shared out by successive halving on common worlds, and the exact fair optimum
   (expectimax, solver/expectimax.py) when few cards are unseen, its table kept from one
   decision to the next (visible positions do not depend on the deal they came from).
 
@@ -32,16 +33,12 @@ from app.play import first_drop
 from games.base import Game, UsurperError, Verdict
 from solver.analysis import analyse
 from solver.expectimax import FairExpectimax, SearchStopped, offers_exact
-from solver.fair import EXACT_NODES, fair_hint_for_state
+from solver.fair import EXACT_NODES, FAIR_SAMPLES, fair_hint_for_state
 from solver.search import Budget
 from solver.stats import wilson_interval
 
 Policy = Callable[[Game, Any, random.Random], Any]
 POLICIES = ("fair", "greedy", "random")
-#: The fair policy's budget per decision: solved samples (successive halving), each of at
-#: most FAIR_SAMPLE_BUDGET states.  Chosen on the curve of docs/play.md (Figures).
-FAIR_SAMPLES = 600
-FAIR_SAMPLE_BUDGET = Budget(max_states=2000, max_table=1 << 16, max_memory_mb=32)
 CLAIRVOYANT_BUDGET = Budget(time_limit=10.0, max_memory_mb=512)
 #: The expectimax table a fair policy keeps is dropped past this many positions.
 TABLE_LIMIT = 1_000_000
@@ -69,8 +66,7 @@ class FairPolicy:
         moves = game.legal_moves(state)
         if len(moves) == 1:
             return moves[0]
-        return fair_hint_for_state(game, state, samples=self.samples, per_sample_budget=sample_budget(game),
-                                   rng=rng, mode=sample_question(game), exact_nodes=self.exact_nodes,
+        return fair_hint_for_state(game, state, samples=self.samples, rng=rng, exact_nodes=self.exact_nodes,
                                    expectimax=self._table(game)).move
 
     def _table(self, game: Game) -> FairExpectimax | None:
@@ -82,22 +78,6 @@ class FairPolicy:
         if table is None or len(table.table) > TABLE_LIMIT:
             table = self.tables[key] = FairExpectimax(game, model)
         return table
-
-
-def sample_question(game: Game) -> str:
-    """What the fair policy asks of each sample: the optimum where wins score differently,
-    since the best score then separates the moves that win in nearly every sample; else
-    winnable, the cheaper question (every win scores alike, or the positions repeat and an
-    optimum costs far more)."""
-    if game.game_type.repeats or game.lowest_win_score >= game.max_score:
-        return "winnable"
-    return "optimal"
-
-
-def sample_budget(game: Game) -> Budget | None:
-    """A sample's budget: FAIR_SAMPLE_BUDGET, or for a game whose positions repeat None (the
-    fair hint's own, smaller budget: a state there costs far more)."""
-    return None if game.game_type.repeats else FAIR_SAMPLE_BUDGET
 
 
 def fair_move(game: Game, state: Any, rng: random.Random, samples: int = FAIR_SAMPLES) -> Any:
@@ -343,8 +323,7 @@ def where_fair_lost(game: Game, seeds: Iterable[int], choose: Policy, samples: i
             continue
         visible = model.visible_of(game, state)
         words = {move: model.move_words(game, state, move) for move in game.legal_moves(state)}
-        hint = fair_hint_for_state(game, state, samples=samples, per_sample_budget=sample_budget(game),
-                                   rng=random.Random(seed), mode=sample_question(game), exact_nodes=0)
+        hint = fair_hint_for_state(game, state, samples=samples, rng=random.Random(seed), exact_nodes=0)
         estimated = {arm.move: arm.win_rate for arm in hint.estimates}
         exact_chance = _exact_chances(game, model, visible, exact_nodes) if exact else {}
         rows.append({"seed": seed, "score": deal.score, "move": index, "unseen": model.unknown_count(visible),

@@ -24,6 +24,7 @@ from textual.widgets.option_list import Option
 
 from app.background import Job
 from app.play import FAIR_SECONDS, PlaySession
+from solver.fair import FAIR_SAMPLES
 
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 PLAYING_CARD = re.compile(r"\b(10|[2-9AJQK])([CDHS])\b")
@@ -54,7 +55,7 @@ class PlayApp(App):
         Binding("q", "quit_game", "Quit"),
     ]
 
-    def __init__(self, session: PlaySession, samples: int = 200, fair_time_limit: float | None = FAIR_SECONDS):
+    def __init__(self, session: PlaySession, samples: int = FAIR_SAMPLES, fair_time_limit: float | None = FAIR_SECONDS):
         super().__init__()
         self.session = session
         self.samples = samples
@@ -235,7 +236,7 @@ def render_rows(position: str) -> str:
     return "\n".join(lines)
 
 
-def run_tui(session: PlaySession, samples: int = 200) -> PlaySession:
+def run_tui(session: PlaySession, samples: int = FAIR_SAMPLES) -> PlaySession:
     """Play in the terminal until the player quits; the session holds the moves played."""
     PlayApp(session, samples).run()
     return session

@@ -28,7 +28,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from app.benchmark import parse_seed_range  # noqa: E402
-from app.policies import FairPolicy, play_deal, sample_budget, sample_question  # noqa: E402
+from app.policies import FairPolicy, play_deal  # noqa: E402
 from games import make_game  # noqa: E402
 from solver.fair import fair_hint_for_state, visible_model  # noqa: E402
 
@@ -68,8 +68,7 @@ class LookAhead(FairPolicy):
         return total / len(worlds)
 
     def _hint(self, game, state, samples, rng):
-        return fair_hint_for_state(game, state, samples=samples, per_sample_budget=sample_budget(game), rng=rng,
-                                   mode=sample_question(game), exact_nodes=self.exact_nodes,
+        return fair_hint_for_state(game, state, samples=samples, rng=rng, exact_nodes=self.exact_nodes,
                                    expectimax=self._table(game))
 
 

@@ -30,7 +30,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from app.benchmark import parse_seed_range  # noqa: E402
 from app.policies import (  # noqa: E402
-    FAIR_SAMPLES,
     POLICIES,
     bench_curve,
     bench_policies,
@@ -38,11 +37,10 @@ from app.policies import (  # noqa: E402
     exact_gap,
     plot_curves,
     policy,
-    sample_budget,
     where_fair_lost,
 )
 from games import make_game  # noqa: E402
-from solver.fair import REPEATING_SAMPLE_BUDGET  # noqa: E402
+from solver.fair import FAIR_SAMPLES, sample_budget  # noqa: E402
 
 
 def main() -> None:
@@ -78,7 +76,7 @@ def main() -> None:
         rows = []
         for budget in (int(b) for b in args.budgets.split(",")):  # a row a budget, written as it comes
             rows += bench_curve(game, seeds, [budget])
-            states = (sample_budget(game) or REPEATING_SAMPLE_BUDGET).max_states
+            states = sample_budget(game).max_states
             lines = [f"# {command}", f"# {game.name}, seeds {args.seeds}, per-sample budget {states} states, "
                      f"CPU {time.process_time() - started:.0f} s", *curve_lines(rows)]
             print(lines[-1], flush=True)

@@ -40,12 +40,14 @@ from solver.hints import clairvoyant_hint
 from solver.search import Budget
 from solver.stats import wilson_interval
 
-#: The module of each game that reads and samples visible positions.
+#: Solved samples a hint shares among the moves (successive halving), each of at most
+#: sample_budget(game) states: the fair policy that docs/play.md measures, chosen on its curve;
+#: a hint asked at the table keeps its time limit as well.
+FAIR_SAMPLES = 600
 #: Per-sample search: a few milliseconds with the compiled engines, and a state count, not a
 #: time, so that a seeded hint repeats exactly.
-SAMPLE_BUDGET = Budget(max_states=5000, max_table=1 << 17, max_memory_mb=64)
-#: The same for games whose positions repeat: their search spends far more on a state, and
-#: the default hint (200 samples) must answer within 2 s on one core.
+SAMPLE_BUDGET = Budget(max_states=2000, max_table=1 << 16, max_memory_mb=32)
+#: The same for games whose positions repeat: their search spends far more on a state.
 REPEATING_SAMPLE_BUDGET = Budget(max_states=100, max_table=1 << 16, max_memory_mb=32)
 #: At most this many unseen cards: the exact fair optimum is tried before any sampling.
 EXACT_CARDS = 4
@@ -201,23 +203,38 @@ def visible_text(game: Game, state: Any) -> str:
     return visible_model(game).visible_text(game, state)
 
 
-def fair_hint(game: Game, visible: Any, samples: int = 200, per_sample_budget: Budget | None = None,
+def sample_question(game: Game) -> str:
+    """What each sample is asked: the optimum where wins score differently, since the best
+    score then separates the moves that win in nearly every sample; else winnable, the
+    cheaper question (every win scores alike, or the positions repeat and an optimum costs
+    far more)."""
+    if game.game_type.repeats or game.lowest_win_score >= game.max_score:
+        return "winnable"
+    return "optimal"
+
+
+def sample_budget(game: Game) -> Budget:
+    """A sample's budget: SAMPLE_BUDGET, or REPEATING_SAMPLE_BUDGET where positions repeat."""
+    return REPEATING_SAMPLE_BUDGET if game.game_type.repeats else SAMPLE_BUDGET
+
+
+def fair_hint(game: Game, visible: Any, samples: int = FAIR_SAMPLES, per_sample_budget: Budget | None = None,
               rng: random.Random | None = None, time_limit: float | None = None,
-              mode: str = "optimal", exact_nodes: int = EXACT_NODES,
+              mode: str | None = None, exact_nodes: int = EXACT_NODES,
               expectimax: FairExpectimax | None = None,
               clock: Callable[[], float] = time.perf_counter) -> FairHint:
     """The move with the best estimated win chance (then mean score) over orders of the
     unknown cards.  `samples` counts solved samples over all moves (each move gets at least
     one, unless the time limit comes first); `mode` "winnable" only asks whether each sample
-    wins (faster; scores then count wins only), "optimal" also the best score.
+    wins (faster; scores then count wins only), "optimal" also the best score (None:
+    `sample_question`).
     `exact_nodes` (0: never) bounds the exact search tried when at most EXACT_CARDS cards
     are unseen; `expectimax` lends it a table kept between hints; `clock` is the time source
-    of the limit.  `per_sample_budget` None: SAMPLE_BUDGET, or REPEATING_SAMPLE_BUDGET for
-    a game whose positions repeat."""
+    of the limit.  `per_sample_budget` None: `sample_budget`."""
     model = visible_model(game)
     deadline = None if time_limit is None else clock() + time_limit
-    if per_sample_budget is None:
-        per_sample_budget = REPEATING_SAMPLE_BUDGET if game.game_type.repeats else SAMPLE_BUDGET
+    per_sample_budget = per_sample_budget or sample_budget(game)
+    mode = mode or sample_question(game)
     rng = rng or random.Random(0)
     first = model.sample_state(game, visible, rng)
     outcome = game.outcome(first)

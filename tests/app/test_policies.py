@@ -5,19 +5,17 @@ import random
 import pytest
 
 from app.policies import (
-    FAIR_SAMPLE_BUDGET,
     bench_policies,
     greedy_move,
     play_deal,
     policy,
-    sample_budget,
-    sample_question,
     where_fair_lost,
 )
 from games import make_game
 from games.adaman.rules import PERSONALITY_BITS, RANK, rank_sum
 from games.base import UsurperError, Verdict
 from solver.analysis import analyse
+from solver.fair import REPEATING_SAMPLE_BUDGET, SAMPLE_BUDGET, sample_budget, sample_question
 from solver.verify import replay
 
 ADAMAN = make_game("adaman")
@@ -135,8 +133,8 @@ def test_the_fair_policy_asks_for_the_optimum_only_where_wins_score_differently(
     assert adaman.lowest_win_score < adaman.max_score and sample_question(adaman) == "optimal"
     assert royal.lowest_win_score == royal.max_score and sample_question(royal) == "winnable"
     assert sample_question(kings) == "winnable"  # repeating positions: an optimum costs far more
-    assert sample_budget(adaman) == sample_budget(royal) == FAIR_SAMPLE_BUDGET
-    assert sample_budget(kings) is None  # the fair hint's own budget for repeating games
+    assert sample_budget(adaman) == sample_budget(royal) == SAMPLE_BUDGET
+    assert sample_budget(kings) == REPEATING_SAMPLE_BUDGET  # a state costs far more where positions repeat
 
 
 def test_a_deal_that_a_policy_never_ends_stops_as_stalled_and_not_won():
