@@ -560,13 +560,14 @@ class SimultaneousGame(Game):
         return None
 
     def joint_play_model(self, state: State, seat: int, margin: bool, restricted: bool = False,
-                         at_ceiling: bool = False) -> JointPlayModel | None:
+                         at_ceiling: bool = False, short: int = 0) -> JointPlayModel | None:
         """An exact CP-SAT model of every joint play from this round start whose objective is
         `seat`'s payoff at the end (its cards, or with `margin` its cards less the most any
         other seat holds), or None: none here.  Q1 is its optimum.  `restricted`: a model of
         some joint plays only, chosen by the game to be solved sooner (its lines are legal,
         its bound proves nothing), or None where the game has none.  `at_ceiling`: a model of
-        exactly the joint plays whose payoff is the model's `ceiling` (none: Q1 is below it)."""
+        exactly the joint plays whose payoff is the model's `ceiling` less `short` (none: Q1
+        is not that), or None where the game cannot state it so."""
         return None
 
 

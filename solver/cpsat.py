@@ -91,6 +91,11 @@ def _best_keep(problem: CoverProblem, time_limit: float) -> int | None:
 #: CP-SAT's workers for a model solved on its own: a portfolio of strategies finds lines and
 #: proofs far sooner than one worker; the threads share whatever cores the process has.
 PORTFOLIO_WORKERS = 8
+#: ... but a question of feasibility (a model whose objective cannot move: a line exists or
+#: none does) goes to one complete search without the LP relaxation, which on one core
+#: decides these far sooner than the portfolio, whose other strategies only improve
+#: solutions (bench/results/devils-throne/README.md).
+FEASIBILITY_LINEARIZATION = 0
 
 
 @dataclass(frozen=True)
@@ -105,14 +110,20 @@ class Maximised:
     infeasible: bool = False
 
 
-def maximise(model: Any, seconds: float | None) -> Maximised:
-    """Solve `model` (a CpModel with an objective to maximise) within `seconds` (None: to the end)."""
+def maximise(model: Any, seconds: float | None, feasibility: bool = False) -> Maximised:
+    """Solve `model` (a CpModel with an objective to maximise) within `seconds` (None: to the
+    end); with `feasibility`, a model whose objective is a constant, by the search that
+    decides such a question soonest."""
     from ortools.sat.python import cp_model
 
     solver = cp_model.CpSolver()
     if seconds is not None:
         solver.parameters.max_time_in_seconds = max(0.0, seconds)
-    solver.parameters.num_workers = PORTFOLIO_WORKERS
+    if feasibility:
+        solver.parameters.num_workers = 1
+        solver.parameters.linearization_level = FEASIBILITY_LINEARIZATION
+    else:
+        solver.parameters.num_workers = PORTFOLIO_WORKERS
     status = _solve_interruptibly(solver, model)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return Maximised(None, None, None, infeasible=status == cp_model.INFEASIBLE)

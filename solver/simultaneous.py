@@ -301,16 +301,17 @@ ONE_SIDED_SHARE = 0.2
 Q1_CEILING_SHARE = 0.5
 #: ... when the game's model of joint play comes next, and of the time then left, the model's.
 Q1_PROBE_BEFORE_MODEL_SHARE = 0.1
-Q1_MODEL_SHARE = 0.8
+Q1_MODEL_SHARE = 0.9
 #: Of a Q1's time, the cards' where the model is used.
-Q1_MODEL_CARDS_SHARE = 0.75
+Q1_MODEL_CARDS_SHARE = 0.95
 #: Of the models' time, the restricted model's and the model of the plays reaching the
 #: ceiling's (where the game offers them); the exact model has the rest.
-RESTRICTED_MODEL_SHARE = 0.3
-AT_CEILING_MODEL_SHARE = 0.5
+RESTRICTED_MODEL_SHARE = 0.1
+AT_CEILING_MODEL_SHARE = 0.8
 MODEL_LOW = "a line of joint play found by the CP-SAT model reaches it (replayed)"
 MODEL_HIGH = "the CP-SAT model of every joint play proves no more"
-MODEL_BELOW_CEILING = "the CP-SAT model proves that no joint play gives P every card still in play"
+MODEL_BELOW_CEILING = ("the CP-SAT models of the plays that reach each count above it prove that none does "
+                       "(every card still in play, then one card fewer, ...)")
 CARDS_CEILING_FOR_MARGIN = "P's cards' ceiling less the most another seat holds now"
 
 
@@ -584,9 +585,10 @@ class _Searches:
     def model_bounds(self, bounds: _Interval, seconds: float | None) -> None:
         """Q1 from the game's models of joint play, where it offers them, each with a share of
         the time: first the restricted one (its lines are found sooner); then, where the
-        ceiling is what the game's model would give P with every card, the model of the plays
-        that reach it (a line decides; no solution at all proves Q1 below it); then the exact
-        one, started from the best line and held to the ceiling proven by then.  Each best line,
+        ceiling is what the game's model would give P with every card, the models of the plays
+        that reach it, or one card fewer, ... (`_ceiling_model`: a line decides; no solution
+        lowers the ceiling by one); then the exact one, started from the best line and held to
+        the ceiling proven by then.  Each best line,
         replayed through the rules, raises the floor; the exact model's proven bound lowers the
         ceiling.  The best line is kept in `model_line`."""
         margin = self.payoff == MARGIN
@@ -600,7 +602,7 @@ class _Searches:
         if restricted is not None:
             line = self._solve_model(restricted, share(RESTRICTED_MODEL_SHARE), bounds, exact=False)
         if bounds.low < bounds.high:
-            line = self._ceiling_model(bounds, share(AT_CEILING_MODEL_SHARE), line) or line
+            line = self._ceiling_model(bounds, share(AT_CEILING_MODEL_SHARE)) or line
         if bounds.low >= bounds.high:
             return
         exact = self.game.joint_play_model(self.state, self.seat, margin)
@@ -612,20 +614,26 @@ class _Searches:
         self._solve_model(exact, None if seconds is None else max(0.0, seconds - (time.perf_counter() - started)),
                           bounds, exact=True)
 
-    def _ceiling_model(self, bounds: _Interval, seconds: float | None, line: list | None) -> list | None:
-        """Can P reach the models' ceiling (every card still in play)?  Asked of the game's
-        model of the plays that reach it, where that is the ceiling proven so far: its line, or
-        None (a proof that there is none lowers the ceiling by one)."""
-        built = self.game.joint_play_model(self.state, self.seat, self.payoff == MARGIN, at_ceiling=True)
-        if built is None or built.ceiling != bounds.high:
-            return None
-        if line is not None:
-            built.hint(line)
-        solved = maximise(built.model, seconds)
-        if solved.infeasible:
-            bounds.lower_high(built.ceiling - 1, MODEL_BELOW_CEILING)
-            return None
-        return self._take_solution(built, solved, bounds, exact=False)
+    def _ceiling_model(self, bounds: _Interval, seconds: float | None) -> list | None:
+        """Can P reach the models' ceiling (every card still in play), or that less one card,
+        two, ...?  Each asked of the game's model of the plays reaching exactly that, while it
+        is the ceiling proven so far and the game states such a model: a line decides (it is
+        returned), a proof that there is none lowers the ceiling by one and the next count is
+        asked in the time left."""
+        deadline = None if seconds is None else time.perf_counter() + seconds
+        for short in itertools.count():
+            if bounds.low >= bounds.high or (deadline is not None and time.perf_counter() >= deadline):
+                return None
+            built = self.game.joint_play_model(self.state, self.seat, self.payoff == MARGIN, at_ceiling=True,
+                                               short=short)
+            if built is None or built.ceiling - short != bounds.high:
+                return None
+            solved = maximise(built.model, None if deadline is None else max(0.0, deadline - time.perf_counter()),
+                              feasibility=True)
+            if not solved.infeasible:
+                return self._take_solution(built, solved, bounds, exact=False)
+            bounds.lower_high(built.ceiling - short - 1, MODEL_BELOW_CEILING)
+        return None
 
     def _solve_model(self, built: Any, seconds: float | None, bounds: _Interval, exact: bool) -> list | None:
         """Solve one model and take its solution (`_take_solution`): its line or None."""

@@ -267,13 +267,16 @@ class DevilsThrone(SimultaneousGame):
         return [rank for rank in actions if rank in keep]
 
     def joint_play_model(self, state: State, seat: int, margin: bool, restricted: bool = False,
-                         at_ceiling: bool = False) -> JointPlay | None:
+                         at_ceiling: bool = False, short: int = 0) -> JointPlay | None:
         """Every joint play from round start `state` as one CP-SAT model (joint_play.py);
         `restricted`: those in which no Envoy ace is played; `at_ceiling`: those that give
-        `seat` every card still in play."""
+        `seat` every card still in play but `short` (None where that is one a seat or more, or
+        any short of the margin's ceiling: JointPlay)."""
         if not self.round_start(state):
             return None
-        return JointPlay(self.rules, state, seat, margin, envoys=not restricted, at_ceiling=at_ceiling)
+        if short and (margin or short >= self.players):
+            return None
+        return JointPlay(self.rules, state, seat, margin, envoys=not restricted, at_ceiling=at_ceiling, short=short)
 
 
 def late_round_start(game: DevilsThrone, seed: int, cards_left: int, envoys: bool = False,

@@ -67,21 +67,29 @@ class JointPlay:
     Without `envoys`, of the joint plays in which no Envoy ace is played: a restriction (a
     streamliner) whose lines are legal and often found far sooner, but whose bound proves
     nothing.  `ceiling` is the payoff were the seat to take every card still in play; with
-    `at_ceiling`, of the joint plays that give it every card only (a model with no solution
-    then proves that Q1 is below the ceiling)."""
+    `at_ceiling`, of the joint plays that give it every card but `short` only (a model with no
+    solution then proves that Q1 is not ceiling - short).  Fewer than one card a seat short,
+    the seat still wins every round (a round lost or void takes a main card of every seat),
+    which is what makes these models fast; so `short` is below the number of seats, and 0 for
+    the margin."""
 
     def __init__(self, rules: Rules, state: State, seat: int, margin: bool, envoys: bool = True,
-                 at_ceiling: bool = False):
+                 at_ceiling: bool = False, short: int = 0):
         from ortools.sat.python import cp_model
 
         if state.phase != SELECT:
             raise ValueError("the joint-play model starts at a round start")
+        if not 0 <= short < rules.players or (short and (margin or not at_ceiling)):
+            raise ValueError(f"no model of the plays {short} short of the ceiling here")
         self.model = cp_model.CpModel()
         self.rules, self.state, self.seat = rules, state, seat
         self.players = rules.players
         self.reserves = state.reserves
         self.rounds: list[_Round] = []
-        self.envoys, self.at_ceiling = envoys, at_ceiling
+        # seat -> rank -> each round's change in hand (given less played)
+        self._flows: list[dict] = [defaultdict(list) for _ in range(self.players)]
+        self.envoys, self.at_ceiling, self.short = envoys, at_ceiling, short
+        self._robbed_by_others: list = []  # each round's Robber cards taken by another seat than P
         self._true = self.model.new_constant(1)
         self._build(margin)
 
@@ -193,7 +201,8 @@ class JointPlay:
                        - self.rules.cards_out_of_reach(state, self.seat))
         every_card = state.tricks[self.seat] + self.rules.cards_in_play(state)
         if self.at_ceiling:
-            self.model.add(cards[self.seat] == every_card)
+            self.model.add(cards[self.seat] == every_card - self.short)
+            self._left_at_the_end(hands, depth)
         self.payoff, self.ceiling = cards[self.seat], every_card
         if margin:
             most_now = max(state.tricks[other] for other in range(players) if other != self.seat)
@@ -204,7 +213,30 @@ class JointPlay:
             if self.at_ceiling:  # the others gain nothing (implied; the payoff is then exact)
                 self.model.add(most == most_now)
             self.payoff, self.ceiling = self.payoff - most, every_card - most_now
-        self.model.maximize(self.payoff)
+        # at the ceiling the payoff is fixed: a question of feasibility, so the solver stops at
+        # the first solution instead of trying to prove a bound on an objective that cannot move
+        self.model.maximize(self.ceiling - self.short if self.at_ceiling else self.payoff)
+
+    def _left_at_the_end(self, hands: list[dict], depth: list) -> None:
+        """Where the seat takes every card but `short`, and wins every round, the cards it
+        misses are those left in hands and reserves at the end and those another seat's Robber
+        took: `short` in all.  Implied by the payoff, but written seat by seat and rank by rank
+        (each as one sum over the rounds of the cards played and given, and as the final hand),
+        so that the solver sees at once, with nothing short, that every hand must empty in the
+        same round: a seat that plays an Envoy must have been given a card to make up for it."""
+        left = []
+        for seat in range(self.players):
+            for rank, count in hands[seat].items():
+                flat = self.state.hands[seat].count(rank) + sum(self._flows[seat][rank])
+                for expr in (count, flat):
+                    if not isinstance(expr, int):
+                        self.model.add_linear_constraint(expr, 0, self.short)
+                left.append(flat)
+            in_reserve = len(self.reserves[seat]) - depth[seat]
+            if not isinstance(in_reserve, int):
+                self.model.add_linear_constraint(in_reserve, 0, self.short)
+            left.append(in_reserve)
+        self.model.add(sum(left) + sum(self._robbed_by_others) == self.short)
 
     def _round(self, number: int, alive, hands: list[dict], depth: list):
         """One round's variables and rules; returns whether the next round is played, the hands
@@ -342,13 +374,16 @@ class JointPlay:
         return winners
 
     def _every_round_to_the_seat(self, now: _Now, winners: list) -> None:
-        """Where the seat takes every card it wins every round played (a void round's pool
-        leaves the game) and no other seat's Robber fires: implied by the payoff, written out
-        so that the solver sees them at once, not through the sum of every round's gains."""
+        """Where the seat takes every card but fewer than one a seat, it wins every round
+        played (a void round's pool leaves the game) and, with nothing short, no other seat's
+        Robber fires: implied by the payoff, written out so that the solver sees them at once,
+        not through the sum of every round's gains."""
         self.model.add(winners[self.seat] == now.alive)
         for owner, fired in now.robbed.items():  # only the Robbers played this round, so far
             if owner != self.seat:
-                self.model.add(fired == 0)
+                self._robbed_by_others.append(fired)
+                if not self.short:
+                    self.model.add(fired == 0)
 
     def _gains(self, now: _Now, winners: list) -> list:
         """The cards each seat gains this round: the pool if it wins, and the Robber's card.
@@ -368,9 +403,11 @@ class JointPlay:
         for seat in range(self.players):
             hand = {}
             for rank in RANKS:
-                expr = now.hands[seat][rank] - now.mains[seat].get(rank, 0) + now.gained[seat][rank]
+                change = now.gained[seat][rank] - now.mains[seat].get(rank, 0)
                 if rank == ACE and seat in now.spent:
-                    expr = expr - now.spent[seat]
+                    change = change - now.spent[seat]
+                self._flows[seat][rank].append(change)
+                expr = now.hands[seat][rank] + change
                 hand[rank] = expr if isinstance(expr, int) else self._int(expr, 0, 1 + self.players)
             after.append(hand)
         return after
