@@ -588,9 +588,9 @@ class _Searches:
         ceiling is what the game's model would give P with every card, the models of the plays
         that reach it, or one card fewer, ... (`_ceiling_model`: a line decides; no solution
         lowers the ceiling by one); then the exact one, started from the best line and held to
-        the ceiling proven by then.  Each best line,
-        replayed through the rules, raises the floor; the exact model's proven bound lowers the
-        ceiling.  The best line is kept in `model_line`."""
+        the ceiling proven by then.  Each best line, replayed through the rules, raises the
+        floor; the exact model's proven bound lowers the ceiling.  The best line is kept in
+        `model_line`."""
         margin = self.payoff == MARGIN
         started = time.perf_counter()
 

@@ -270,8 +270,8 @@ class DevilsThrone(SimultaneousGame):
                          at_ceiling: bool = False, short: int = 0) -> JointPlay | None:
         """Every joint play from round start `state` as one CP-SAT model (joint_play.py);
         `restricted`: those in which no Envoy ace is played; `at_ceiling`: those that give
-        `seat` every card still in play but `short` (None where that is one a seat or more, or
-        any short of the margin's ceiling: JointPlay)."""
+        `seat` every card still in play but `short` (None where `short` is the number of seats
+        or more, or any short of the margin's ceiling: JointPlay)."""
         if not self.round_start(state):
             return None
         if short and (margin or short >= self.players):

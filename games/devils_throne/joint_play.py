@@ -68,10 +68,10 @@ class JointPlay:
     streamliner) whose lines are legal and often found far sooner, but whose bound proves
     nothing.  `ceiling` is the payoff were the seat to take every card still in play; with
     `at_ceiling`, of the joint plays that give it every card but `short` only (a model with no
-    solution then proves that Q1 is not ceiling - short).  Fewer than one card a seat short,
-    the seat still wins every round (a round lost or void takes a main card of every seat),
-    which is what makes these models fast; so `short` is below the number of seats, and 0 for
-    the margin."""
+    solution then proves that Q1 is not ceiling - short).  With fewer cards missing than there
+    are seats, the seat still wins every round (a round lost or void takes a main card of every
+    seat), which is what makes these models fast; so `short` is below the number of seats, and
+    0 for the margin."""
 
     def __init__(self, rules: Rules, state: State, seat: int, margin: bool, envoys: bool = True,
                  at_ceiling: bool = False, short: int = 0):
@@ -374,9 +374,9 @@ class JointPlay:
         return winners
 
     def _every_round_to_the_seat(self, now: _Now, winners: list) -> None:
-        """Where the seat takes every card but fewer than one a seat, it wins every round
-        played (a void round's pool leaves the game) and, with nothing short, no other seat's
-        Robber fires: implied by the payoff, written out so that the solver sees them at once,
+        """Where the seat misses fewer cards than there are seats, it wins every round played
+        (a void round's pool leaves the game) and, with nothing missing, no other seat's Robber
+        fires: implied by the payoff, written out so that the solver sees them at once,
         not through the sum of every round's gains."""
         self.model.add(winners[self.seat] == now.alive)
         for owner, fired in now.robbed.items():  # only the Robbers played this round, so far
