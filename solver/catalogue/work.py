@@ -242,15 +242,21 @@ def _solve_measured(solve_one: Callable, job: Job, seed: int) -> tuple[dict, int
 class _DeferredCtrlC:
     """Ctrl-C while a pool runs only sets a flag, acted on between waits: a KeyboardInterrupt
     raised at an arbitrary point inside the pool's own bookkeeping can leave it locked, so
-    that the run then neither stops nor ends.  Outside the main thread (where no signal
-    handler can be set) Ctrl-C keeps its usual effect."""
+    that the run then neither stops nor ends.  SIGTERM (`kill PID`, which reaches this process
+    alone) is taken the same way, so that the workers are stopped with it instead of going on
+    without a parent.  Outside the main thread (where no signal handler can be set) both keep
+    their usual effect."""
 
     def __init__(self) -> None:
         self.pressed = False
-        self.previous = None
+        self.previous = {}
+        if threading.current_thread() is not threading.main_thread():
+            return
         # SIG_IGN: started in the background by a shell, where Ctrl-C is not this run's
-        if threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGINT) != signal.SIG_IGN:
-            self.previous = signal.signal(signal.SIGINT, self._press)
+        if signal.getsignal(signal.SIGINT) != signal.SIG_IGN:
+            self.previous[signal.SIGINT] = signal.signal(signal.SIGINT, self._press)
+        if signal.getsignal(signal.SIGTERM) != signal.SIG_IGN:
+            self.previous[signal.SIGTERM] = signal.signal(signal.SIGTERM, self._press)
 
     def _press(self, signum, frame) -> None:
         self.pressed = True
@@ -260,9 +266,9 @@ class _DeferredCtrlC:
             raise KeyboardInterrupt
 
     def restore(self) -> None:
-        if self.previous is not None:
-            signal.signal(signal.SIGINT, self.previous)
-            self.previous = None
+        for signum, previous in self.previous.items():
+            signal.signal(signum, previous)
+        self.previous = {}
 
 
 def _solve_alone(job: Job, seed: int, solve_one: Callable, context, notes: frozenset[str],

@@ -16,6 +16,7 @@ import signal
 import subprocess
 import sys
 import time
+import uuid
 from pathlib import Path
 
 import pytest
@@ -247,6 +248,50 @@ def test_ctrl_c_stops_cleanly_keeping_the_rows_written(tmp_path):
     assert process.returncode == 130, stderr
     assert stderr.strip().splitlines()[-1].startswith("usurper: interrupted; ")
     assert stderr.strip().endswith("seeds done, re-run the same command to resume")
+    assert "Traceback" not in stderr
+    seeds = file_seeds(path)
+    assert len(seeds) == len(set(seeds)) and 2 <= len(seeds) < 300
+
+
+def processes_marked(mark: str) -> list[int]:
+    """The processes whose environment holds `mark` (the run's, its fork server's, its workers')."""
+    found = []
+    for proc in Path("/proc").iterdir():
+        if proc.name.isdigit():
+            try:
+                if mark.encode() in (proc / "environ").read_bytes():
+                    found.append(int(proc.name))
+            except OSError:  # gone meanwhile, or not ours to read
+                pass
+    return found
+
+
+def test_sigterm_to_the_run_alone_stops_its_workers_too_keeping_the_rows_written(tmp_path):
+    """`kill PID` reaches the parent only: its workers, children of the fork server, must not
+    go on solving without it."""
+    path = tmp_path / "adaman.jsonl"
+    mark = f"USURPER_TEST_RUN={uuid.uuid4().hex}"
+    command = [sys.executable, "-c", "import cli; cli.main()", "catalogue", "adaman", "--seeds", "0-299",
+               "--out", str(path), "--max-states", "150000", "--workers", "2"]
+    env = dict(os.environ, USURPER_TEST_RUN=mark.split("=", 1)[1])
+    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               start_new_session=True, env=env)
+    deadline = time.monotonic() + 60
+    while process.poll() is None and time.monotonic() < deadline:
+        if path.exists() and path.read_bytes().count(b"\n") >= 3:
+            break
+        time.sleep(0.005)
+    process.send_signal(signal.SIGTERM)
+    try:
+        _, stderr = process.communicate(timeout=60)  # a worker left running keeps the pipes open
+        deadline = time.monotonic() + 60  # the fork server notices its parent is gone
+        while processes_marked(mark) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not processes_marked(mark), "worker processes outlived the run"
+    finally:
+        for pid in processes_marked(mark):
+            os.kill(pid, signal.SIGKILL)
+    assert stderr.strip().splitlines()[-1].startswith("usurper: interrupted; "), stderr
     assert "Traceback" not in stderr
     seeds = file_seeds(path)
     assert len(seeds) == len(set(seeds)) and 2 <= len(seeds) < 300
