@@ -230,19 +230,25 @@ def test_kill_9_mid_run_then_the_same_command_leaves_every_seed_exactly_once(tmp
     assert all(rows[seed] == row for seed, row in survivors.items())
 
 
-def test_ctrl_c_stops_cleanly_keeping_the_rows_written(tmp_path):
-    # 300 seeds: far more than can finish between the third row and the signal, however
-    # loaded the machine (with 30, a slow poll could miss the whole run)
-    path = tmp_path / "adaman.jsonl"
+def run_until_two_rows(path, **popen):
+    """A catalogue run of 300 seeds in a session of its own, once two rows are written: far
+    more seeds than can finish between the second row and a signal, however loaded the
+    machine (with 30, a slow poll could miss the whole run)."""
     command = [sys.executable, "-c", "import cli; cli.main()", "catalogue", "adaman", "--seeds", "0-299",
                "--out", str(path), "--max-states", "150000", "--workers", "2"]
     process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               start_new_session=True, preexec_fn=ctrl_c_as_in_a_terminal)
+                               start_new_session=True, **popen)
     deadline = time.monotonic() + 60
     while process.poll() is None and time.monotonic() < deadline:
-        if path.exists() and path.read_bytes().count(b"\n") >= 3:
+        if path.exists() and path.read_bytes().count(b"\n") >= 3:  # the header and two rows
             break
         time.sleep(0.005)
+    return process
+
+
+def test_ctrl_c_stops_cleanly_keeping_the_rows_written(tmp_path):
+    path = tmp_path / "adaman.jsonl"
+    process = run_until_two_rows(path, preexec_fn=ctrl_c_as_in_a_terminal)
     os.killpg(process.pid, signal.SIGINT)  # as a terminal's Ctrl-C: the whole foreground group
     _, stderr = process.communicate(timeout=30)
     assert process.returncode == 130, stderr
@@ -270,17 +276,9 @@ def test_sigterm_to_the_run_alone_stops_its_workers_too_keeping_the_rows_written
     """`kill PID` reaches the parent only: its workers, children of the fork server, must not
     go on solving without it."""
     path = tmp_path / "adaman.jsonl"
-    mark = f"USURPER_TEST_RUN={uuid.uuid4().hex}"
-    command = [sys.executable, "-c", "import cli; cli.main()", "catalogue", "adaman", "--seeds", "0-299",
-               "--out", str(path), "--max-states", "150000", "--workers", "2"]
-    env = dict(os.environ, USURPER_TEST_RUN=mark.split("=", 1)[1])
-    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               start_new_session=True, env=env)
-    deadline = time.monotonic() + 60
-    while process.poll() is None and time.monotonic() < deadline:
-        if path.exists() and path.read_bytes().count(b"\n") >= 3:
-            break
-        time.sleep(0.005)
+    token = uuid.uuid4().hex
+    mark = f"USURPER_TEST_RUN={token}"
+    process = run_until_two_rows(path, env=dict(os.environ, USURPER_TEST_RUN=token))
     process.send_signal(signal.SIGTERM)
     try:
         _, stderr = process.communicate(timeout=60)  # a worker left running keeps the pipes open
