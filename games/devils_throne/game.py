@@ -13,7 +13,7 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from games.base import LOST, WON, GameType, MoveError, Outcome, SimultaneousGame, Termination, VariantError
 from games.devils_throne import compiled, notation
 from games.devils_throne.cards import DEFAULT_SUITS, HIGH, parse_suit
-from games.devils_throne.joint_play import JointPlay
+from games.devils_throne.joint_play import JointPlay, states_short
 from games.devils_throne.rules import ENVOY, OVER, PASS, SELECT, Deal, Rules, State, deal_from_seed
 
 
@@ -274,7 +274,7 @@ class DevilsThrone(SimultaneousGame):
         or more, or any short of the margin's ceiling: JointPlay)."""
         if not self.round_start(state):
             return None
-        if short and (margin or short >= self.players):
+        if not states_short(self.players, margin, at_ceiling, short):
             return None
         return JointPlay(self.rules, state, seat, margin, envoys=not restricted, at_ceiling=at_ceiling, short=short)
 

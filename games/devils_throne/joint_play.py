@@ -61,6 +61,12 @@ class _Now:
     spent: dict = field(default_factory=dict)        # seat -> its ace played as an Envoy
 
 
+def states_short(players: int, margin: bool, at_ceiling: bool, short: int) -> bool:
+    """Whether JointPlay states the plays `short` cards below the ceiling: for the cards, at
+    the ceiling, fewer cards than there are seats (so that P still wins every round)."""
+    return short == 0 or (at_ceiling and not margin and 0 < short < players)
+
+
 class JointPlay:
     """The CP-SAT model of every joint play from round start `state`, maximising `seat`'s cards
     (or, with `margin`, its cards less the most any other seat holds) at the game's end.
@@ -79,7 +85,7 @@ class JointPlay:
 
         if state.phase != SELECT:
             raise ValueError("the joint-play model starts at a round start")
-        if not 0 <= short < rules.players or (short and (margin or not at_ceiling)):
+        if not states_short(rules.players, margin, at_ceiling, short):
             raise ValueError(f"no model of the plays {short} short of the ceiling here")
         self.model = cp_model.CpModel()
         self.rules, self.state, self.seat = rules, state, seat

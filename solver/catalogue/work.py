@@ -252,11 +252,10 @@ class _DeferredCtrlC:
         self.previous = {}
         if threading.current_thread() is not threading.main_thread():
             return
-        # SIG_IGN: started in the background by a shell, where Ctrl-C is not this run's
-        if signal.getsignal(signal.SIGINT) != signal.SIG_IGN:
-            self.previous[signal.SIGINT] = signal.signal(signal.SIGINT, self._press)
-        if signal.getsignal(signal.SIGTERM) != signal.SIG_IGN:
-            self.previous[signal.SIGTERM] = signal.signal(signal.SIGTERM, self._press)
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            # SIG_IGN: left alone (a run started in the background by a shell, where Ctrl-C is not its own)
+            if signal.getsignal(signum) != signal.SIG_IGN:
+                self.previous[signum] = signal.signal(signum, self._press)
 
     def _press(self, signum, frame) -> None:
         self.pressed = True

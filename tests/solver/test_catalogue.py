@@ -7,6 +7,7 @@ Budgets are state counts, never time, so that every row is deterministic and com
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import gzip
 import json
@@ -264,11 +265,9 @@ def processes_marked(mark: str) -> list[int]:
     found = []
     for proc in Path("/proc").iterdir():
         if proc.name.isdigit():
-            try:
+            with contextlib.suppress(OSError):  # gone meanwhile, or not ours to read
                 if mark.encode() in (proc / "environ").read_bytes():
                     found.append(int(proc.name))
-            except OSError:  # gone meanwhile, or not ours to read
-                pass
     return found
 
 
