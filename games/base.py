@@ -65,8 +65,6 @@ inherits the neutral defaults here):
     compiled_solve(state, mode, limits) -> CompiledRun | None
                                          the game's own compiled search (engine "compiled"),
                                          the same algorithm as engine "pruned"; None: none.
-                                         `compiled_entry_bytes` says what its table entry
-                                         costs, so the solver can turn memory into entries.
 
 Games whose positions repeat (searched by solver/cycles.py) may also offer the hooks of
 `RepeatingPositions` (below); `Game` gives each a neutral default (every state is remembered,
@@ -228,7 +226,8 @@ class CoverProblem:
 
 @dataclass(frozen=True)
 class CompiledLimits:
-    """What a compiled search may spend (None: no limit), how the solver schedules it
+    """What a compiled search may spend (None: no limit; `max_bytes` the tables' slots,
+    whose last growth may be by less than double to use them), how the solver schedules it
     (`schedule`: quick-win rounds, first-pass moves, level probes on or off, and whether a
     full table replaces entries, as the C skeleton reads them), and whether it is the plain
     baseline (engine "compiled-plain") instead of "pruned"."""
@@ -236,6 +235,7 @@ class CompiledLimits:
     time_limit: float | None
     max_states: int | None
     max_table: int | None
+    max_bytes: int | None
     schedule: tuple[int, int, int, int]
     plain: bool = False
 
@@ -378,8 +378,6 @@ class Game(ABC):
         """A simple policy a person might follow, documented by each game (docs/play.md);
         the default: the first move in the game's move order."""
         return self.order_moves(state, self.legal_moves(state))[0]
-
-    compiled_entry_bytes = 0
 
     def compiled_solve(self, state: State, mode: str, limits: CompiledLimits) -> CompiledRun | None:
         """The facts a compiled engine established, or None: no compiled engine."""

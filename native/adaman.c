@@ -68,7 +68,7 @@ static int read_int_sequence(PyObject *seq, int *out, int limit, int *n, const c
 
 PyDoc_STRVAR(solve_doc,
 "solve(deck, dealt, capital, resources, palace, status, tables, mode, time_limit, max_states, max_table,\n"
-"      schedule, plain_ceiling)\n"
+"      max_bytes, schedule, plain_ceiling)\n"
 "\n"
 "The Adaman 'pruned' search, compiled.  deck: card indices top first; the state as in\n"
 "AdamanState; tables = (rank, personality_bits, shares, groups, touching_groups, by_rank,\n"
@@ -78,24 +78,25 @@ PyDoc_STRVAR(solve_doc,
 "variant), max_score the game's (the bound of an Excuse choice's moves) and excuse_fold true for\n"
 "bounds.py's bounds with the Excuse (the Capital's cards owned while it may act; else the\n"
 "closer bounds of _core.c's excuse_gift); mode 'optimal' or 'winnable'; time_limit\n"
-"(seconds), max_states, max_table: None for no limit; schedule: (lds_rounds,\n"
+"(seconds), max_states, max_table, max_bytes (the tables' slots): None for no limit; schedule: (lds_rounds,\n"
 "first_pass_moves, level_probes, replace_when_full), solver/search.py's SearchSettings.schedule;\n"
 "plain_ceiling >= 0 (the game's max_score): the 'plain' search instead, every legal move\n"
 "in rule order and no bound, node for node solver/search.py's engine 'plain'.\n"
 "\n"
 "Returns (verdict, score, line, line_score, states, table_hits, unique, max_depth,\n"
 "exhausted) with verdict 'WON', 'LOST' or 'UNDECIDED', line a list of (target, payment)\n"
-"and exhausted '' or one of 'states', 'time', 'table'.");
+"and exhausted '' or one of 'states', 'time', 'table', 'memory cap', 'memory'.");
 
 static PyObject *core_solve(PyObject *self, PyObject *args) {
     (void)self;
-    PyObject *deck_obj, *capital_obj, *resources_obj, *palace_obj, *tables, *time_obj, *states_obj, *table_obj;
+    PyObject *deck_obj, *capital_obj, *resources_obj, *palace_obj, *tables, *time_obj, *states_obj, *table_obj, *bytes_obj;
     int dealt, status, plain_ceiling;
     Schedule schedule;
     const char *mode;
-    if (!PyArg_ParseTuple(args, "OiOOOiOsOOO(iiii)i", &deck_obj, &dealt, &capital_obj, &resources_obj, &palace_obj,
-                          &status, &tables, &mode, &time_obj, &states_obj, &table_obj, &schedule.lds_rounds,
-                          &schedule.first_pass_moves, &schedule.level_probes, &schedule.replace_when_full, &plain_ceiling))
+    if (!PyArg_ParseTuple(args, "OiOOOiOsOOOO(iiii)i", &deck_obj, &dealt, &capital_obj, &resources_obj, &palace_obj,
+                          &status, &tables, &mode, &time_obj, &states_obj, &table_obj, &bytes_obj,
+                          &schedule.lds_rounds, &schedule.first_pass_moves, &schedule.level_probes,
+                          &schedule.replace_when_full, &plain_ceiling))
         return NULL;
     int optimal = parse_mode(mode);
     if (optimal < 0) return NULL;
@@ -180,7 +181,7 @@ static PyObject *core_solve(PyObject *self, PyObject *args) {
         goto done;
     }
 
-    result = solve_position(c, &root, optimal, time_obj, states_obj, table_obj, schedule, plain_ceiling);
+    result = solve_position(c, &root, optimal, time_obj, states_obj, table_obj, bytes_obj, schedule, plain_ceiling);
 
 done:
     ctx_free(c);

@@ -188,7 +188,7 @@ static PyObject *core_key(PyObject *self, PyObject *args) {
 
 PyDoc_STRVAR(solve_doc,
 "solve(stock, pos, reserve, columns, locks, jokers_on, available, turned, redeal_blocked, status,\n"
-"      tables, mode, time_limit, max_states, max_table, schedule)\n"
+"      tables, mode, time_limit, max_states, max_table, max_bytes, schedule)\n"
 "\n"
 "The Royal Assassin 'pruned' search, compiled.  stock: card ids top first; reserve: a bit\n"
 "mask over stock indices; columns: 4 ints, each up to three 16-bit Royals bottom first\n"
@@ -197,23 +197,24 @@ PyDoc_STRVAR(solve_doc,
 "opponents, max_score, lowest_win_score, discard_on_equal_only, joker_dies, royal_beneath,\n"
 "two_jokers), the per-card sequences indexed by card id (kind 0 number, 1 Royal, 2 Joker),\n"
 "royal_value 16 ints ([column * 4 + code]), opponents 8 ints (two columns per suit).\n"
-"mode 'optimal' or 'winnable'; time_limit (seconds), max_states, max_table: None for no\n"
+"mode 'optimal' or 'winnable'; time_limit (seconds), max_states, max_table, max_bytes (the\n"
+"tables' slots): None for no\n"
 "limit; schedule: (lds_rounds, first_pass_moves, level_probes, replace_when_full),\n"
 "solver/search.py's SearchSettings.schedule.\n"
 "\n"
 "Returns (verdict, score, line, line_score, states, table_hits, unique, max_depth,\n"
 "exhausted) with verdict 'WON', 'LOST' or 'UNDECIDED', line a list of move names and\n"
-"exhausted '' or one of 'states', 'time', 'table', 'memory'.");
+"exhausted '' or one of 'states', 'time', 'table', 'memory cap', 'memory'.");
 
 static PyObject *core_solve(PyObject *self, PyObject *args) {
     (void)self;
-    PyObject *stock_obj, *reserve_obj, *columns_obj, *locks_obj, *tables, *time_obj, *states_obj, *table_obj;
+    PyObject *stock_obj, *reserve_obj, *columns_obj, *locks_obj, *tables, *time_obj, *states_obj, *table_obj, *bytes_obj;
     int pos, jokers_on, available, turned, redeal_blocked, status;
     Schedule schedule;
     const char *mode;
-    if (!PyArg_ParseTuple(args, "OiOOOiiiiiOsOOO(iiii)", &stock_obj, &pos, &reserve_obj, &columns_obj, &locks_obj,
+    if (!PyArg_ParseTuple(args, "OiOOOiiiiiOsOOOO(iiii)", &stock_obj, &pos, &reserve_obj, &columns_obj, &locks_obj,
                           &jokers_on, &available, &turned, &redeal_blocked, &status, &tables, &mode, &time_obj,
-                          &states_obj, &table_obj, &schedule.lds_rounds, &schedule.first_pass_moves,
+                          &states_obj, &table_obj, &bytes_obj, &schedule.lds_rounds, &schedule.first_pass_moves,
                           &schedule.level_probes, &schedule.replace_when_full))
         return NULL;
     int optimal = parse_mode(mode);
@@ -226,7 +227,7 @@ static PyObject *core_solve(PyObject *self, PyObject *args) {
 
     if (read_position(c, &root, stock_obj, pos, reserve_obj, columns_obj, locks_obj, jokers_on, available, turned,
                       redeal_blocked, status, tables) == 0)
-        result = solve_position(c, &root, optimal, time_obj, states_obj, table_obj, schedule, -1);
+        result = solve_position(c, &root, optimal, time_obj, states_obj, table_obj, bytes_obj, schedule, -1);
     free(c);
     return result;
 }

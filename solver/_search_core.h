@@ -26,11 +26,15 @@
  *     full key is stored (no lossy hashing).  One word of the slot (SLOT_META) holds the
  *     key's last bits below SLOT_VALUE_SHIFT, then value + VALUE_OFFSET, the exact flag
  *     (bit 62) and the used flag (bit 63).  A table holds at most max_table entries, like
- *     the Python dicts under Budget.max_table; reaching the cap ends the search, or with the
+ *     the Python dicts under Budget.max_table, and the two tables' slots at most max_bytes,
+ *     a growth's old and new slots together (a table 70 % full that cannot grow within it
+ *     is at its cap; its last growth may be by less than double, to the bytes left, which
+ *     is why a key's home is its hash scaled to the capacity, not masked); reaching a cap
+ *     ends the search, or with the
  *     schedule's replace_when_full stops its growth: a probe then visits a bounded window of
  *     slots and a new key takes an empty one or replaces an entry (the search stays complete,
  *     it may only search again what it forgot).  Its slot
- *     array starts at INITIAL_CAPACITY and doubles while under the cap, so a small search
+ *     array starts at INITIAL_CAPACITY and doubles while under the caps, so a small search
  *     does not commit the memory of a 20-million-entry table.
  *   - budgets: states, time (checked every BUDGET_CHECK_EVERY states, with Python's
  *     signals), table size and the fixed line depth end the search by longjmp.
@@ -45,7 +49,7 @@
  *   Slot                       a table entry: the packed key plus the SLOT_META word
  *   Ctx                        the game's read-only data for one solve() call
  *   MAX_DEPTH, MAX_MOVES       the deepest line and the most moves of one position
- *   INITIAL_CAPACITY           slots of a new table (a power of two)
+ *   INITIAL_CAPACITY           slots of a new table
  *   RESET_SHRINKS              1: emptying a table gives its memory back down to
  *                              INITIAL_CAPACITY; 0: it keeps its capacity
  *   SLOT_META(slot)            the lvalue of the flags word of *slot
@@ -111,12 +115,12 @@ typedef struct {
 #define SLOT_EXACT (1ULL << 62)
 #define SLOT_USED (1ULL << 63)
 
-enum { EXHAUSTED_NONE = 0, EXHAUSTED_STATES, EXHAUSTED_TIME, EXHAUSTED_TABLE, EXHAUSTED_SIGNAL,
-       EXHAUSTED_MEMORY, EXHAUSTED_INTERNAL };
+enum { EXHAUSTED_NONE = 0, EXHAUSTED_STATES, EXHAUSTED_TIME, EXHAUSTED_TABLE, EXHAUSTED_MEMORY_CAP,
+       EXHAUSTED_SIGNAL, EXHAUSTED_MEMORY, EXHAUSTED_INTERNAL };
 
 typedef struct {
     Slot *slots;
-    u64 capacity;                     /* power of two */
+    u64 capacity;                     /* slots */
     u64 count;
     long long cap;                    /* entries at most; < 0: none */
     u64 window;                       /* while replacing (set by start_replacing): the most slots a probe visits */
@@ -129,6 +133,7 @@ typedef struct {
     /* budgets */
     double time_limit;                /* < 0: none */
     long long max_states;             /* < 0: none */
+    long long max_bytes;              /* the two tables' slots at most, growths included; < 0: none */
     struct timespec started;
     long long next_check;
     jmp_buf abort;
@@ -169,16 +174,27 @@ static inline int slot_value(const Slot *slot) {
     return (int)((SLOT_META(slot) >> SLOT_VALUE_SHIFT) & SLOT_VALUE_MASK) - VALUE_OFFSET;
 }
 
+/* Where key k's probe starts: its hash scaled to the capacity (any capacity, so that a table
+ * can grow by less than double to use what is left of its byte budget). */
+static inline u64 home_slot(const Table *t, const Slot *k) {
+    return (u64)(((unsigned __int128)hash_key(k) * t->capacity) >> 64);
+}
+
+static inline u64 next_slot(const Table *t, u64 i) { return i + 1 == t->capacity ? 0 : i + 1; }
+
+/* How far slot i lies past slot home, going round the end. */
+static inline u64 slots_past(const Table *t, u64 home, u64 i) { return i >= home ? i - home : i + t->capacity - home; }
+
 /* What find_slot returns for a key absent from a full window: unused, and never written. */
 static Slot NO_SLOT;
 
 /* find_slot once the table replaces entries: its probe ends at the window's end. */
 static Slot *find_slot_in_window(const Table *t, const Slot *k) {
-    u64 mask = t->capacity - 1, i = hash_key(k) & mask;
+    u64 i = home_slot(t, k);
     for (u64 n = 0; n < t->window; n++) {
         Slot *slot = &t->slots[i];
         if (!slot_used(slot) || same_key(slot, k)) return slot;
-        i = (i + 1) & mask;
+        i = next_slot(t, i);
     }
     return &NO_SLOT;
 }
@@ -187,12 +203,12 @@ static Slot *find_slot_in_window(const Table *t, const Slot *k) {
  * Slots are never emptied, so the first empty slot ends a probe even while replacing. */
 static inline Slot *find_slot(const Table *t, const Slot *k) {
     if (t->replacing) return find_slot_in_window(t, k);
-    u64 mask = t->capacity - 1, i = hash_key(k) & mask;
+    u64 i = home_slot(t, k);
     for (;;) {
         Slot *slot = &t->slots[i];
         if (!slot_used(slot)) return slot;
         if (same_key(slot, k)) return slot;
-        i = (i + 1) & mask;
+        i = next_slot(t, i);
     }
 }
 
@@ -214,12 +230,12 @@ static int table_init(Table *t, long long cap) {
 /* The table stops growing: from now on a probe visits at most `window` slots, as far as any
  * key already in it lies from its home (so none is lost), and at least REPLACE_WINDOW. */
 static void start_replacing(Table *t) {
-    u64 mask = t->capacity - 1, widest = 0;
+    u64 widest = 0;
     for (u64 i = 0; i < t->capacity; i++) {
         if (!slot_used(&t->slots[i])) continue;
         Slot k = t->slots[i];
         SLOT_META(&k) &= SLOT_KEY_MASK;
-        u64 distance = (i - (hash_key(&k) & mask)) & mask;
+        u64 distance = slots_past(t, home_slot(t, &k), i);
         if (distance + 1 > widest) widest = distance + 1;
     }
     t->window = widest > REPLACE_WINDOW ? widest : REPLACE_WINDOW;
@@ -231,23 +247,36 @@ static void start_replacing(Table *t) {
  * empty slot, or NO_SLOT: the window's end), chosen by the count of states so far; NULL when
  * there is none (k is then not stored).  Any entry may go: the search only loses what it knew. */
 static Slot *victim_slot(const Search *x, const Table *t, const Slot *k, const Slot *end) {
-    u64 mask = t->capacity - 1, home = hash_key(k) & mask;
-    u64 span = end == &NO_SLOT ? t->window : ((u64)(end - t->slots) - home) & mask;
+    u64 home = home_slot(t, k);
+    u64 span = end == &NO_SLOT ? t->window : slots_past(t, home, (u64)(end - t->slots));
     if (span == 0) return NULL;
-    return &t->slots[(home + (u64)x->states % span) & mask];
+    u64 i = home + (u64)x->states % span;
+    return &t->slots[i >= t->capacity ? i - t->capacity : i];
 }
 
 static inline void prefetch_slot(const Table *t, const Slot *k) {
-    __builtin_prefetch(&t->slots[hash_key(k) & (t->capacity - 1)]);
+    __builtin_prefetch(&t->slots[home_slot(t, k)]);
 }
 
-static void grow(Search *x, Table *t) {
+/* The capacity table t may grow to: double, or where the byte budget is short of that, as
+ * many slots as it leaves while t's old slots and the other table's still live (the peak of
+ * a growth); 0 when that is under a quarter more (the table is full). */
+static u64 grown_capacity(const Search *x, const Table *t) {
+    u64 doubled = t->capacity * 2;
+    if (x->max_bytes < 0) return doubled;
+    u64 in_use = (x->table.capacity + x->tried.capacity) * sizeof(Slot);
+    u64 fit = (u64)x->max_bytes > in_use ? ((u64)x->max_bytes - in_use) / sizeof(Slot) : 0;
+    u64 capacity = fit < doubled ? fit : doubled;
+    return capacity >= t->capacity + t->capacity / 4 ? capacity : 0;
+}
+
+static void grow(Search *x, Table *t, u64 capacity) {
     u64 old_capacity = t->capacity;
     Slot *old = t->slots;
-    Slot *slots = new_slots(old_capacity * 2);
+    Slot *slots = new_slots(capacity);
     if (!slots) exceed(x, EXHAUSTED_MEMORY);
     t->slots = slots;
-    t->capacity = old_capacity * 2;
+    t->capacity = capacity;
     for (u64 i = 0; i < old_capacity; i++) {
         if (slot_used(&old[i])) {
             Slot k = old[i];
@@ -258,24 +287,32 @@ static void grow(Search *x, Table *t) {
     free(old);
 }
 
-/* Python's _store / _remember: a new key beyond the cap ends the search, or with
- * replace_when_full the table stops growing and replaces entries. */
+/* Python's _store / _remember: a new key beyond the cap (entries, or a table 70 % full that
+ * the byte budget does not let grow) ends the search, or with replace_when_full the table
+ * stops growing and replaces entries. */
 static void store(Search *x, Table *t, const Slot *k, int value, int exact) {
     Slot *slot = find_slot(t, k);
     if (!slot_used(slot)) {
-        if (!t->replacing && t->cap >= 0 && (long long)t->count >= t->cap) {
-            if (!x->replace_when_full) exceed(x, EXHAUSTED_TABLE);
-            start_replacing(t);
-            slot = find_slot(t, k);
+        if (!t->replacing) {
+            int full = 0;
+            if (t->cap >= 0 && (long long)t->count >= t->cap) {
+                full = EXHAUSTED_TABLE;
+            } else if ((t->count + 1) * 10 > t->capacity * 7) {
+                u64 capacity = grown_capacity(x, t);
+                if (capacity) grow(x, t, capacity);
+                else full = EXHAUSTED_MEMORY_CAP;
+                slot = find_slot(t, k);
+            }
+            if (full) {
+                if (!x->replace_when_full) exceed(x, full);
+                start_replacing(t);
+                slot = find_slot(t, k);
+            }
         }
         if (t->replacing) {  /* at the cap: the count stays */
             slot = victim_slot(x, t, k, slot);
             if (!slot) return;
         } else {
-            if ((t->count + 1) * 10 > t->capacity * 7) {
-                grow(x, t);
-                slot = find_slot(t, k);
-            }
             t->count++;
         }
     }
@@ -647,12 +684,13 @@ static PyObject *score_object(int score) {
 }
 
 /* The rest of solve() once the game has read its position and tables: the budgets
- * (time_limit, max_states, max_table: None for no limit; lds_rounds), the search (the
+ * (time_limit, max_states, max_table, max_bytes: None for no limit; lds_rounds), the search (the
  * plain baseline where plain_ceiling >= 0, the game's max_score), and the result
  * (verdict, score, line, line_score, states, table_hits, unique, max_depth, exhausted).
  * NULL with a Python exception set. */
 static PyObject *solve_position(const Ctx *game, const State *root, int optimal, PyObject *time_obj,
-                                PyObject *states_obj, PyObject *table_obj, Schedule schedule, int plain_ceiling) {
+                                PyObject *states_obj, PyObject *table_obj, PyObject *bytes_obj, Schedule schedule,
+                                int plain_ceiling) {
     Search *x = calloc(1, sizeof(Search));
     if (!x) return PyErr_NoMemory();
     x->game = game;
@@ -664,6 +702,8 @@ static PyObject *solve_position(const Ctx *game, const State *root, int optimal,
     if (x->max_states == -1 && PyErr_Occurred()) goto done;
     long long max_table = table_obj == Py_None ? -1 : PyLong_AsLongLong(table_obj);
     if (max_table == -1 && PyErr_Occurred()) goto done;
+    x->max_bytes = bytes_obj == Py_None ? -1 : PyLong_AsLongLong(bytes_obj);
+    if (x->max_bytes == -1 && PyErr_Occurred()) goto done;
     if (schedule.lds_rounds < 0 || schedule.first_pass_moves < 0) {
         PyErr_SetString(PyExc_ValueError, "lds_rounds and first_pass_moves must be >= 0");
         goto done;
@@ -708,7 +748,8 @@ static PyObject *solve_position(const Ctx *game, const State *root, int optimal,
     if (x->exhausted) {
         verdict = x->best_score != SCORE_NONE && x->best_won ? "WON" : x->proved_lost ? "LOST" : "UNDECIDED";
         why = x->exhausted == EXHAUSTED_STATES ? "states" : x->exhausted == EXHAUSTED_TIME ? "time"
-            : x->exhausted == EXHAUSTED_TABLE ? "table" : "memory";
+            : x->exhausted == EXHAUSTED_TABLE ? "table" : x->exhausted == EXHAUSTED_MEMORY_CAP ? "memory cap"
+            : "memory";
         line = line_list(game, x->best_line, x->best_len);
         line_score = x->best_score;
     } else if (optimal) {

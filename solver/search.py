@@ -87,8 +87,9 @@ DEFAULT_SETTINGS = SearchSettings()
 @dataclass(frozen=True)
 class Budget:
     """Limits of one search; None means unlimited.  The transposition table is capped by
-    `max_table` entries and by `max_memory_mb`, which each engine turns into entries by
-    what one of its entries costs.  A table at its cap ends the search, or with
+    `max_table` entries and by `max_memory_mb`, which the Python engines turn into entries
+    by what one of theirs costs and the compiled ones into bytes for their tables' slots
+    (`COMPILED_TABLE_SHARE` of it).  A table at its cap ends the search, or with
     `replace_when_full` replaces entries, so that only time or states end it."""
 
     time_limit: float | None = None
@@ -102,13 +103,15 @@ class Budget:
         say which limit it met."""
         caps = []
         if self.max_table is not None:
-            entries = "entry" if self.max_table == 1 else "entries"
-            caps.append((self.max_table, f"transposition table cap of {self.max_table} {entries}"))
+            caps.append((self.max_table, self.entries_cap_text()))
         if self.max_memory_mb is not None:
             entries = self.max_memory_mb * 2**20 // entry_bytes
             caps.append((entries, f"memory cap of {self.max_memory_mb} MB ({entries} table "
                                   f"{'entry' if entries == 1 else 'entries'})"))
         return min(caps) if caps else (None, "")
+
+    def entries_cap_text(self) -> str:
+        return f"transposition table cap of {self.max_table} {'entry' if self.max_table == 1 else 'entries'}"
 
 
 #: What a table entry costs the Python engines, Adaman's int keys (measured: 145 bytes of
@@ -116,6 +119,9 @@ class Budget:
 #: 450: the entries cap alone does not bound memory, so the Python engines also watch the
 #: process's resident memory (`MemoryGuard`).
 PYTHON_ENTRY_BYTES = 200
+#: The share of --max-memory the compiled engines give their tables' slots (a growth's old and
+#: new slots together); the rest is the search's own arrays and the process.
+COMPILED_TABLE_SHARE = 0.9
 #: The guard reads the process's memory once per this many new table entries (the search for
 #: repeating positions: states).
 MEMORY_CHECK_EVERY = 4096
@@ -270,9 +276,10 @@ def _compiled(game: Game, state: Any, mode: str, budget: Budget, settings: Searc
               plain: bool = False) -> SolveResult | None:
     """The game's compiled search under this budget, as a SolveResult (None: it has none);
     with `plain`, its plain baseline."""
-    table_cap, cap_reason = budget.table_cap(game.compiled_entry_bytes or PYTHON_ENTRY_BYTES)
+    max_bytes = None if budget.max_memory_mb is None else int(budget.max_memory_mb * 2**20 * COMPILED_TABLE_SHARE)
     started = time.perf_counter()
-    run = game.compiled_solve(state, mode, CompiledLimits(budget.time_limit, budget.max_states, table_cap,
+    run = game.compiled_solve(state, mode, CompiledLimits(budget.time_limit, budget.max_states, budget.max_table,
+                                                          max_bytes,
                                                           settings.schedule(budget.replace_when_full), plain))
     if run is None:
         return None
@@ -280,7 +287,8 @@ def _compiled(game: Game, state: Any, mode: str, budget: Budget, settings: Searc
     exhausted = {
         "": "", "states": state_budget_text(budget.max_states),
         "time": f"time limit of {budget.time_limit:g} s" if budget.time_limit is not None else "",
-        "table": cap_reason, "memory": "memory for the transposition table",
+        "table": budget.entries_cap_text(), "memory cap": f"memory cap of {budget.max_memory_mb} MB",
+        "memory": "memory for the transposition table",
     }[run.exhausted]
     return SolveResult(Verdict(run.verdict), run.score, run.line, run.line_score, mode,
                        "compiled-plain" if plain else "compiled", stats, exhausted)

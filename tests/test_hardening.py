@@ -259,6 +259,19 @@ def test_max_memory_bounds_the_peak_resident_memory(game, seed, engine, cap):
     assert peak - baseline <= cap * 1.1, (peak, baseline)
 
 
+def test_a_compiled_table_holds_what_its_memory_cap_has_room_for():
+    """The compiled engines cap their tables in bytes (solver.search.COMPILED_TABLE_SHARE of
+    --max-memory, a growth's old and new slots together), not at an entry's worst-case cost:
+    Royal Assassin's 40-byte slots, 70 % full at most, at 8 MB hold at least 0.4 of the most
+    that fits (twice the 26,214 entries of 320 bytes each that the worst case allowed)."""
+    game = make_game("royal-assassin", ())
+    result = solve(game, game.initial_state(game.deal_from_seed(3152)), "optimal", "compiled",
+                   Budget(max_memory_mb=8))
+    most = 0.7 * 8 * 2**20 * solver.search.COMPILED_TABLE_SHARE / 40
+    assert result.exhausted == "memory cap of 8 MB"
+    assert 0.4 * most <= result.stats.unique <= most, (result.stats.unique, most)
+
+
 @pytest.mark.parametrize("workers", [1, 2])
 def test_a_catalogue_keeps_the_memory_cap_over_several_big_searches(workers, tmp_path):
     """Memory a search leaves to the allocator is reused unseen by the next search's cap,

@@ -17,12 +17,6 @@ from games.adaman.rules import AdamanRules, AdamanState
 from games.base import CompiledLimits, CompiledMissing, CompiledRun, Game
 from games.decks import EXCUSE, shuffled
 
-#: A 16-byte slot, counted at its worst: the compiled search keeps two tables (the
-#: transposition table and the quick-win rounds' `tried`), each at most 70 % full and just
-#: doubled (0.35 of its slots used), and the one doubling holds its old slots too:
-#: 2.5 / 0.35 = 7.1 slots per entry, so --max-memory bounds the peak memory.
-COMPILED_ENTRY_BYTES = 8 * 16
-
 
 class Adaman(AdamanBounds, AdamanRules, Game):
     """Adaman (docs/rules/adaman.md) with its two variant switches (§9): `excuse` and
@@ -93,7 +87,6 @@ class Adaman(AdamanBounds, AdamanRules, Game):
         return visible.greedy_move(self, state)
 
     # ----- compiled engine (engine "compiled": games/adaman/_core.c) --------------------
-    compiled_entry_bytes = COMPILED_ENTRY_BYTES
     #: With the Excuse, the compiled search bounds it as bounds.py does (every Capital card
     #: owned while the Excuse may act: node for node the "pruned" engine) when True; when
     #: False by the closer bounds of _core.c's excuse_gift (one Capital card given, at most),
@@ -115,7 +108,7 @@ class Adaman(AdamanBounds, AdamanRules, Game):
         return CompiledRun(*core.solve(
             state.deal.cards, state.dealt, state.capital, state.resources, state.palace, state.status,
             self._compiled_tables(), mode, limits.time_limit, limits.max_states, limits.max_table,
-            limits.schedule, self.max_score if limits.plain else -1,
+            limits.max_bytes, limits.schedule, self.max_score if limits.plain else -1,
         ))
 
     def _compiled_tables(self) -> tuple:

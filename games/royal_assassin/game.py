@@ -36,12 +36,6 @@ from games.royal_assassin.rules import (
     royal_defence,
 )
 
-#: What one entry of the compiled engine's tables costs at worst: a 40-byte slot, in two
-#: tables (the transposition table and the quick-win rounds' `tried`) each at most 70 % and
-#: after doubling 35 % full, one of them mid-doubling with its old slots still held:
-#: 2.5 / 0.35 = 7.1 slots per entry (games/royal_assassin/_core.c), so --max-memory bounds
-#: the peak memory.
-COMPILED_ENTRY_BYTES = 8 * 40
 #: The rule methods the compiled engine copies: a subclass overriding one of them gets no
 #: compiled engine (it would not search the subclass's rules).
 _COMPILED_COPIES = ("initial_state", "set_up", "legal_moves", "apply", "outcome", "key", "search_moves", "order_moves",
@@ -124,7 +118,6 @@ class RoyalAssassin(RoyalAssassinBounds, RoyalAssassinRules, Game):
         return visible.greedy_move(self, state)
 
     # ----- compiled engine (engine "compiled": games/royal_assassin/_core.c) ------------
-    compiled_entry_bytes = COMPILED_ENTRY_BYTES
 
     def compiled_solve(self, state: RoyalAssassinState, mode: str, limits: CompiledLimits) -> CompiledRun:
         """The "pruned" search of solver/search.py run in C, node for node, on the tables of
@@ -149,7 +142,7 @@ class RoyalAssassin(RoyalAssassinBounds, RoyalAssassinRules, Game):
             state.stock, state.pos, self._reserve_mask(state), self._column_words(state), state.locks,
             state.jokers_on, state.available, state.turned, state.redeal_blocked, state.status,
             self._compiled_tables(), mode, limits.time_limit, limits.max_states, limits.max_table,
-            limits.schedule,
+            limits.max_bytes, limits.schedule,
         ))
 
     @staticmethod
