@@ -273,3 +273,17 @@ def test_a_turned_card_at_the_root_still_lets_the_joker_be_placed_first():
 
 def test_a_full_table_that_replaces_entries_keeps_every_answer():
     check_a_full_table_that_replaces_keeps_the_answers(BASE, (131, 80))  # lost, won
+
+
+def test_a_table_full_at_its_memory_cap_replaces_entries_and_keeps_every_answer():
+    """At 1 MB the table's last growth stops short of double (14,377 slots of 40 bytes, not a
+    power of two) and it fills at about 10,000 entries; replacing from there, seed 149 (a lost
+    deal whose whole search keeps 144,680) gets the uncapped answers in both modes, searching
+    again what it forgot."""
+    state = BASE.initial_state(BASE.deal_from_seed(149))
+    for mode in MODES:
+        full = solve(BASE, state, mode, "compiled")
+        capped = solve(BASE, state, mode, "compiled", Budget(max_memory_mb=1, replace_when_full=True))
+        assert (capped.verdict, capped.score, capped.exhausted) == (full.verdict, full.score, "")
+        assert capped.stats.unique < 15_000 < full.stats.unique and capped.stats.states > full.stats.states
+        check_line(BASE, state, capped)
