@@ -162,6 +162,18 @@ class MemoryGuard:
         except (OSError, ValueError, IndexError, AttributeError):
             return None
 
+    @staticmethod
+    def available_mb() -> int | None:
+        """The memory the machine has free now (MemAvailable), in MB; None where /proc cannot say."""
+        try:
+            with open("/proc/meminfo") as handle:
+                for line in handle:
+                    if line.startswith("MemAvailable:"):
+                        return int(line.split()[1]) // 1024
+        except (OSError, ValueError, IndexError):
+            pass
+        return None
+
     def grown(self) -> int:
         """Bytes the process has grown by since the search began."""
         growth = self._peak() - self.start
@@ -276,7 +288,7 @@ def _compiled(game: Game, state: Any, mode: str, budget: Budget, settings: Searc
               plain: bool = False) -> SolveResult | None:
     """The game's compiled search under this budget, as a SolveResult (None: it has none);
     with `plain`, its plain baseline."""
-    max_bytes = None if budget.max_memory_mb is None else int(budget.max_memory_mb * 2**20 * COMPILED_TABLE_SHARE)
+    max_bytes, memory_words = compiled_table_bytes(budget.max_memory_mb)
     started = time.perf_counter()
     run = game.compiled_solve(state, mode, CompiledLimits(budget.time_limit, budget.max_states, budget.max_table,
                                                           max_bytes,
@@ -287,11 +299,23 @@ def _compiled(game: Game, state: Any, mode: str, budget: Budget, settings: Searc
     exhausted = {
         "": "", "states": state_budget_text(budget.max_states),
         "time": f"time limit of {budget.time_limit:g} s" if budget.time_limit is not None else "",
-        "table": budget.entries_cap_text(), "memory cap": f"memory cap of {budget.max_memory_mb} MB",
+        "table": budget.entries_cap_text(), "memory cap": memory_words,
         "memory": "memory for the transposition table",
     }[run.exhausted]
     return SolveResult(Verdict(run.verdict), run.score, run.line, run.line_score, mode,
                        "compiled-plain" if plain else "compiled", stats, exhausted)
+
+
+def compiled_table_bytes(max_memory_mb: int | None) -> tuple[int | None, str]:
+    """The bytes a compiled search's tables may take (COMPILED_TABLE_SHARE of --max-memory),
+    no more than the memory the machine has free as it starts (more would end in the
+    kernel's out-of-memory kill, not in an answer), and the words for a table stopped there."""
+    free_mb = MemoryGuard.available_mb()
+    if max_memory_mb is None and free_mb is None:
+        return None, ""
+    if free_mb is not None and (max_memory_mb is None or free_mb < max_memory_mb):
+        return int(free_mb * 2**20 * COMPILED_TABLE_SHARE), f"this machine's free memory of {free_mb} MB"
+    return int(max_memory_mb * 2**20 * COMPILED_TABLE_SHARE), f"memory cap of {max_memory_mb} MB"
 
 
 def state_budget_text(states: int | None) -> str:

@@ -272,6 +272,17 @@ def test_a_compiled_table_holds_what_its_memory_cap_has_room_for():
     assert 0.4 * most <= result.stats.unique <= most, (result.stats.unique, most)
 
 
+def test_a_compiled_table_stays_within_the_memory_the_machine_has_free(monkeypatch):
+    """A cap above the machine's free memory would end in the kernel's out-of-memory kill:
+    the table takes no more than what is free as the search starts, and says so."""
+    monkeypatch.setattr(solver.search.MemoryGuard, "available_mb", staticmethod(lambda: 8))
+    game = make_game("royal-assassin", ())
+    result = solve(game, game.initial_state(game.deal_from_seed(3152)), "optimal", "compiled",
+                   Budget(max_memory_mb=32000))
+    assert result.exhausted == "this machine's free memory of 8 MB"
+    assert result.stats.unique <= 0.7 * 8 * 2**20 * solver.search.COMPILED_TABLE_SHARE / 40
+
+
 @pytest.mark.parametrize("workers", [1, 2])
 def test_a_catalogue_keeps_the_memory_cap_over_several_big_searches(workers, tmp_path):
     """Memory a search leaves to the allocator is reused unseen by the next search's cap,
