@@ -171,7 +171,7 @@ def _ask(game: Game, state: Any, seat: int, lines: Iterator[str], say, in_progre
         if word in ("u", "undo"):
             return UNDO
         if word in ("h", "hint"):
-            for text in hint_lines(game, state, seat):
+            for text in _stoppable_hint(game, state, seat, say):
                 say(text)
             continue
         if word in ("?", "help"):
@@ -184,6 +184,16 @@ def _ask(game: Game, state: Any, seat: int, lines: Iterator[str], say, in_progre
         say(f"error: {word!r} is none of your actions here; {PLAIN_HELP}")
     say("(end of input; the game is not over)")
     return None
+
+
+def _stoppable_hint(game: Game, state: Any, seat: int, say) -> list[str]:
+    """`hint_lines`, announced first (it may take HINT_SECONDS), and stopped by Ctrl-C, which
+    brings the person back to their choice instead of ending the game."""
+    say(f"thinking: open-deal advice for up to {HINT_SECONDS:g} s (Ctrl-C stops it)")
+    try:
+        return hint_lines(game, state, seat)
+    except KeyboardInterrupt:
+        return ["hint stopped; choose your action"]
 
 
 def hint_lines(game: Game, state: Any, seat: int, seconds: float = HINT_SECONDS) -> list[str]:

@@ -206,3 +206,33 @@ def test_three_player_hint_names_a_move_that_gains_a_card_whatever_the_others_do
     state = game.initial_state(game.deal_from_seed(0))
     (hint,) = app.bots.hint_lines(game, state, 0, seconds=10)
     assert "play 3: it gets you 1 card more whatever the others do; the greedy rule plays" in hint
+
+
+def test_ctrl_c_stops_a_hint_and_the_person_chooses_on():
+    """The hint says it is thinking (it may take its 10 s) and Ctrl-C stops it: the person is
+    back at their choice, not out of the game.  The first round of a three-player deal,
+    whose hint is undecided in its time, so the signal comes while it thinks."""
+    import signal
+    import subprocess
+    import sys
+    import threading
+    from pathlib import Path
+
+    run = subprocess.Popen([sys.executable, "-c", "import cli; cli.main()", "play", "devils-throne", "--seed", "0",
+                            "--players", "3", "--plain"], cwd=Path(__file__).resolve().parents[2],
+                           stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    watchdog = threading.Timer(120, run.kill)  # no hang if the thinking line never comes
+    watchdog.start()
+    try:
+        run.stdin.write("h\n")
+        run.stdin.flush()
+        for line in run.stdout:
+            if line.startswith("thinking: open-deal advice"):
+                break
+        run.send_signal(signal.SIGINT)
+        rest, errors = run.communicate("q\n", timeout=120)
+    finally:
+        watchdog.cancel()
+        run.kill()
+    assert "hint stopped; choose your action" in rest, (rest, errors)
+    assert rest.rstrip().endswith("(quit; the game is not over)") and run.returncode == 0, (rest, errors)
