@@ -10,7 +10,9 @@ A catalogue file is JSON Lines.  Line 1 is a header naming the question every ro
 message in `error`; `score` is the proven optimum (null when not proven, and always in mode
 winnable), `best` the score of the best line found, which was replayed through the rules
 (`solver.verify.check_claim`) before the row was written; `first_move` is that line's first
-move.  Rows are written in the order seeds finish; a completed run leaves them sorted.
+move; `stopped` (only where the search did not finish) the limit that ended it, e.g. "time
+limit of 300 s" or "memory cap of 12000 MB".  Rows are written in the order seeds finish;
+a completed run leaves them sorted.
 
 Safe against being killed at any moment: only the parent process writes, each row with one
 `os.write` of a whole line on an O_APPEND descriptor followed by fsync, so a kill -9 can

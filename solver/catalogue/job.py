@@ -3,7 +3,8 @@
 A row: {"seed", "outcome" (WON / LOST / UNDECIDED / ERROR), "score" (the proven optimum or
 null), "best" (the score of the best line found, replayed before the row is written),
 "bound" (a proven upper bound on the optimum, where one is known but not met),
-"states", "seconds", "first_move", "engine"}, and "error" on an ERROR row.  The game comes
+"states", "seconds", "first_move", "engine", "stopped" (the limit that ended a search that
+did not finish)}, and "error" on an ERROR row.  The game comes
 from the caller's builder (Job.build), so the catalogue never reaches for a game registry.
 """
 
@@ -165,6 +166,7 @@ def solve_seed(job: Job, seed: int) -> dict:
             "engine": f"{result.engine} {ENGINE_VERSION}",
             # where the optimum is not proven but bounded (positions that repeat): the bound
             **({"bound": result.upper_bound} if result.score is None and result.upper_bound is not None else {}),
+            **({"stopped": result.exhausted} if result.exhausted else {}),
         }
     except Exception as exc:  # noqa: BLE001 - recorded in the row, the run goes on
         return error_row(job, seed, exc, started)

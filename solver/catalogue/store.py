@@ -419,7 +419,8 @@ _HEADER_TYPES = {"game": (str,), "variants": (list,), "mode": (str,), "engine": 
                  "time_limit": (float, None), "max_states": (int, None), "max_memory_mb": (int, None),
                  "verdict_limit": (float, None), "replace_when_full": (bool, None)}
 _ROW_TYPES = {"score": (int, None), "best": (int, None), "bound": (int, None), "states": (int, None),
-              "seconds": (float, None), "first_move": (str, None), "engine": (str, None), "error": (str, None)}
+              "seconds": (float, None), "first_move": (str, None), "engine": (str, None), "error": (str, None),
+              "stopped": (str, None)}
 
 
 def _has_type(value: Any, kinds: tuple) -> bool:

@@ -78,7 +78,19 @@ def summarise(catalogue: Catalogue) -> dict:
         "score_mode": max(sorted(scores), key=lambda score: scores[score]) if scores else None,
         "seconds": _spread(seconds), "states": _spread(states), "seconds_total": sum(seconds),
         "engines": sorted({row["engine"] for row in rows if row.get("engine")}),
+        "stopped": dict(Counter(_limit_kind(row["stopped"]) for row in rows if row.get("stopped"))),
     }
+
+
+#: The words that open a search's `exhausted` text, by the kind of limit they name.
+_LIMIT_KINDS = (("time limit", "time"), ("state budget", "states"), ("memory cap", "table"),
+                ("this machine's free memory", "table"), ("transposition table cap", "table"),
+                ("memory for the transposition table", "table"))
+
+
+def _limit_kind(stopped: str) -> str:
+    """Which limit ended a search, from the words its row keeps: time, states or table."""
+    return next((kind for words, kind in _LIMIT_KINDS if stopped.startswith(words)), "other")
 
 
 def format_summary(summary: dict) -> list[str]:
@@ -111,6 +123,12 @@ def format_summary(summary: dict) -> list[str]:
             total = f"  total {summary['seconds_total']:,.0f} s of one core" if name == "seconds" else ""
             lines.append(f"{name:<14}median {spread['median']:{unit}}  p90 {spread['p90']:{unit}}  "
                          f"p99 {spread['p99']:{unit}}  max {spread['max']:{unit}}{total}")
+    if summary.get("stopped"):
+        kinds = {"time": "the time limit", "states": "the state budget", "table": "the table's memory",
+                 "other": "another limit"}
+        lines.append("stopped       " + ", ".join(f"{count:,} by {kinds[kind]}" for kind, count in
+                                                   sorted(summary["stopped"].items(), key=lambda item: -item[1]))
+                     + " (the searches left unfinished whose rows say why)")
     if summary["scores"]:
         lines.append(f"scores        {summary['proven_scores']:,} proven: median {summary['score_median']:g}, "
                      f"mode {summary['score_mode']}")

@@ -81,6 +81,19 @@ def test_rows_are_what_solving_each_seed_directly_gives(tmp_path):
             result.verdict, result.score, result.line_score, result.stats.states)
         assert row["first_move"] == (game.format_move(state, result.line[0]) if result.line else None)
         assert row["engine"] == f"compiled {catalogue.ENGINE_VERSION}" and "error" not in row
+        assert row.get("stopped") == (result.exhausted or None)
+    assert {row.get("stopped") for row in rows.values()} == {None, "state budget of 30000 states"}
+
+
+def test_stats_count_the_unfinished_searches_by_the_limit_that_stopped_them(tmp_path):
+    path = tmp_path / "adaman.jsonl"
+    catalogue.run(path, ADAMAN, range(6), workers=1)
+    rows = catalogue.read(path).rows
+    stopped = sum("stopped" in row for row in rows.values())
+    summary = catalogue.summarise(catalogue.read(path))
+    assert summary["stopped"] == {"states": stopped} and stopped == sum(row["score"] is None for row in rows.values())
+    text = "\n".join(catalogue.format_summary(summary))
+    assert f"stopped       {stopped} by the state budget (the searches left unfinished whose rows say why)" in text
 
 
 def test_the_header_names_the_question_with_variants_in_canonical_order(tmp_path):
