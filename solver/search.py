@@ -111,6 +111,7 @@ class Budget:
         return min(caps) if caps else (None, "")
 
     def entries_cap_text(self) -> str:
+        """The words for a table stopped at `max_table` entries."""
         return f"transposition table cap of {self.max_table} {'entry' if self.max_table == 1 else 'entries'}"
 
 
