@@ -218,9 +218,12 @@ def test_ctrl_c_stops_a_hint_and_the_person_chooses_on():
     import threading
     from pathlib import Path
 
+    from catalogue_helpers import ctrl_c_as_in_a_terminal
+
     run = subprocess.Popen([sys.executable, "-c", "import cli; cli.main()", "play", "devils-throne", "--seed", "0",
                             "--players", "3", "--plain"], cwd=Path(__file__).resolve().parents[2],
-                           stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                           stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           preexec_fn=ctrl_c_as_in_a_terminal)
     watchdog = threading.Timer(120, run.kill)  # no hang if the thinking line never comes
     watchdog.start()
     try:
