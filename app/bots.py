@@ -189,8 +189,8 @@ def _ask(game: Game, state: Any, seat: int, lines: Iterator[str], say, in_progre
 def _stoppable_hint(game: Game, state: Any, seat: int, say) -> list[str]:
     """`hint_lines`, announced first (it may take HINT_SECONDS), and stopped by Ctrl-C, which
     brings the person back to their choice instead of ending the game."""
-    say(f"thinking: open-deal advice for up to {HINT_SECONDS:g} s (Ctrl-C stops it)")
-    try:
+    try:  # the announcement inside: a Ctrl-C the moment it is seen still stops the hint alone
+        say(f"thinking: open-deal advice for up to {HINT_SECONDS:g} s (Ctrl-C stops it)")
         return hint_lines(game, state, seat)
     except KeyboardInterrupt:
         return ["hint stopped; choose your action"]
