@@ -299,9 +299,12 @@ static void store(Search *x, Table *t, const Slot *k, int value, int exact) {
                 full = EXHAUSTED_TABLE;
             } else if ((t->count + 1) * 10 > t->capacity * 7) {
                 u64 capacity = grown_capacity(x, t);
-                if (capacity) grow(x, t, capacity);
-                else full = EXHAUSTED_MEMORY_CAP;
-                slot = find_slot(t, k);
+                if (capacity) {
+                    grow(x, t, capacity);
+                    slot = find_slot(t, k);
+                } else {
+                    full = EXHAUSTED_MEMORY_CAP;
+                }
             }
             if (full) {
                 if (!x->replace_when_full) exceed(x, full);

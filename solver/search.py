@@ -172,7 +172,7 @@ class MemoryGuard:
                     if line.startswith("MemAvailable:"):
                         return int(line.split()[1]) // 1024
         except (OSError, ValueError, IndexError):
-            pass
+            return None
         return None
 
     def grown(self) -> int:
@@ -312,11 +312,25 @@ def compiled_table_bytes(max_memory_mb: int | None) -> tuple[int | None, str]:
     no more than the memory the machine has free as it starts (more would end in the
     kernel's out-of-memory kill, not in an answer), and the words for a table stopped there."""
     free_mb = MemoryGuard.available_mb()
-    if max_memory_mb is None and free_mb is None:
+    limits = [(megabytes, words) for megabytes, words in (
+        (max_memory_mb, f"memory cap of {max_memory_mb} MB"),
+        (free_mb, f"this machine's free memory of {free_mb} MB")) if megabytes is not None]
+    if not limits:
         return None, ""
-    if free_mb is not None and (max_memory_mb is None or free_mb < max_memory_mb):
-        return int(free_mb * 2**20 * COMPILED_TABLE_SHARE), f"this machine's free memory of {free_mb} MB"
-    return int(max_memory_mb * 2**20 * COMPILED_TABLE_SHARE), f"memory cap of {max_memory_mb} MB"
+    megabytes, words = min(limits, key=lambda limit: limit[0])  # the cap on a tie
+    return int(megabytes * 2**20 * COMPILED_TABLE_SHARE), words
+
+
+#: The words that open a search's `exhausted` text (here, in solver/cycles.py and
+#: solver/simultaneous.py), by the kind of limit they name.
+LIMIT_KINDS = (("time limit", "time"), ("state budget", "states"), ("memory cap", "table"),
+               ("this machine's free memory", "table"), ("transposition table cap", "table"),
+               ("memory for the transposition table", "table"))
+
+
+def limit_kind(exhausted: str) -> str:
+    """Which limit ended a search, from its `exhausted` words: time, states, table or other."""
+    return next((kind for words, kind in LIMIT_KINDS if exhausted.startswith(words)), "other")
 
 
 def state_budget_text(states: int | None) -> str:

@@ -118,7 +118,6 @@ class RoyalAssassin(RoyalAssassinBounds, RoyalAssassinRules, Game):
         return visible.greedy_move(self, state)
 
     # ----- compiled engine (engine "compiled": games/royal_assassin/_core.c) ------------
-
     def compiled_solve(self, state: RoyalAssassinState, mode: str, limits: CompiledLimits) -> CompiledRun:
         """The "pruned" search of solver/search.py run in C, node for node, on the tables of
         this instance (`_compiled_tables`).  Not covered (EngineError, so engine "auto" falls

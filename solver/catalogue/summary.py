@@ -11,6 +11,7 @@ from pathlib import Path
 from games.base import LOST, UNDECIDED, WON, UsurperError
 from solver.catalogue.job import ERROR, OUTCOMES, Catalogue
 from solver.catalogue.store import _write_atomically
+from solver.search import limit_kind
 from solver.stats import median, percentile, wilson_interval
 
 
@@ -78,19 +79,8 @@ def summarise(catalogue: Catalogue) -> dict:
         "score_mode": max(sorted(scores), key=lambda score: scores[score]) if scores else None,
         "seconds": _spread(seconds), "states": _spread(states), "seconds_total": sum(seconds),
         "engines": sorted({row["engine"] for row in rows if row.get("engine")}),
-        "stopped": dict(Counter(_limit_kind(row["stopped"]) for row in rows if row.get("stopped"))),
+        "stopped": dict(Counter(limit_kind(row["stopped"]) for row in rows if row.get("stopped"))),
     }
-
-
-#: The words that open a search's `exhausted` text, by the kind of limit they name.
-_LIMIT_KINDS = (("time limit", "time"), ("state budget", "states"), ("memory cap", "table"),
-                ("this machine's free memory", "table"), ("transposition table cap", "table"),
-                ("memory for the transposition table", "table"))
-
-
-def _limit_kind(stopped: str) -> str:
-    """Which limit ended a search, from the words its row keeps: time, states or table."""
-    return next((kind for words, kind in _LIMIT_KINDS if stopped.startswith(words)), "other")
 
 
 def format_summary(summary: dict) -> list[str]:
