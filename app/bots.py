@@ -230,7 +230,7 @@ def coalition_advice(game: Game, state: Any, seat: int, seconds: float) -> tuple
         greedy = game.format_action(state, game.greedy_action(state, seat))
         low, high = q2.margin_bounds
         data["greedy"] = greedy
-        text = (f"no guarantee proved in {seconds / 2:g} s (the best margin you can guarantee lies between "
+        text = (f"no guarantee proved in {round(seconds / 2, 2):g} s (the best margin you can guarantee lies between "
                 f"{low:g} and {high:g}); ")
         floor = q2.cards_bounds[0]
         won = floor - game.returns(state)[seat]

@@ -11,12 +11,13 @@ import codecs
 import json
 import math
 import re
+from dataclasses import replace
 from typing import Any
 
 from app.bots import HINT_SECONDS, coalition_advice, mix_text
 from games.base import WON, Game, UsurperError
 from solver.analysis import SeatQuestions, analyse
-from solver.search import Budget, SolveResult
+from solver.search import Budget, SolveResult, shared_budgets
 from solver.verify import check_claim
 
 #: Echoed input longer than this is cut in the middle, so that an error stays one readable line.
@@ -177,7 +178,8 @@ WIN_WORDS = {"sole": "wins alone", "shared": "shares the win", "no": "cannot win
 
 def _seat_report(game: Game, cards: tuple, state: Any, seed: int | None, seat: int, questions: tuple[str, ...],
                  engine: str, budget: Budget) -> dict:
-    analysis = analyse(game, state, SeatQuestions(seat, tuple(questions)), budget, engine)
+    # One --time-limit for the whole answer, as for every other command.
+    analysis = analyse(game, state, SeatQuestions(seat, tuple(questions), shared_time=True), budget, engine)
     answers = {}
     for question, answer in analysis.answers.items():
         answers[question] = {
@@ -252,9 +254,10 @@ def seat_hint(game: Game, state: Any, budget: Budget) -> tuple[list[str], dict]:
         report["seats"] = {"1": answer.strategy, "2": answer.opponent_strategy}
         report["value"] = answer.margin
         return lines, report
-    seconds = budget.time_limit if budget.time_limit is not None else HINT_SECONDS
-    for seat in game.acting_players(state):
-        text, data = coalition_advice(game, state, seat, seconds)
+    acting = game.acting_players(state)
+    whole = budget if budget.time_limit is not None else replace(budget, time_limit=HINT_SECONDS)
+    for seat, share in zip(acting, shared_budgets(whole, len(acting))):
+        text, data = coalition_advice(game, state, seat, share.time_limit)
         lines.append(f"Seat {seat + 1}: {text}")
         report["seats"][str(seat + 1)] = data
     return lines, report

@@ -37,11 +37,13 @@ class SeatQuestions:
     """What a simultaneous-move game is asked: the open-deal questions (q1-q5 of Devil's
     Throne's §8) for one seat, 0-based; no questions: every one that applies at this table.
     `payoffs`: Q1-Q3's payoffs asked, the seat's cards and its margin (the cards alone get the
-    whole time)."""
+    whole time).  `shared_time`: the time limit is for all the questions together, each
+    given its share as it starts (else each has the whole limit)."""
 
     seat: int = 0
     questions: tuple[str, ...] = ()
     payoffs: tuple[str, ...] = ("cards", "margin")
+    shared_time: bool = False
 
 
 Question = str | SeatQuestions  # a mode, or a seat's questions
@@ -108,4 +110,4 @@ def _analyse_seat(game: Game, state: Any, question: Question, budget: Budget, en
     if unknown:
         raise UsurperError(f"unknown question {unknown[0]!r} (known: {', '.join(QUESTIONS)})")
     return analyse_simultaneous(game, state, question.seat, question.questions or None, budget, engine,
-                                payoffs=question.payoffs)
+                                payoffs=question.payoffs, shared_time=question.shared_time)

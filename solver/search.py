@@ -32,8 +32,8 @@ from __future__ import annotations
 import os
 import sys
 import time
-from collections.abc import Iterable
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from games.base import (
@@ -90,13 +90,23 @@ class Budget:
     `max_table` entries and by `max_memory_mb`, which the Python engines turn into entries
     by what one of theirs costs and the compiled ones into bytes for their tables' slots
     (`COMPILED_TABLE_SHARE` of it).  A table at its cap ends the search, or with
-    `replace_when_full` replaces entries, so that only time or states end it."""
+    `replace_when_full` replaces entries, so that only time or states end it.
+    `time_of_whole`: the limit that `time_limit` is a share of (`shared_budgets`), if any."""
 
     time_limit: float | None = None
     max_states: int | None = None
     max_table: int | None = None
     max_memory_mb: int | None = 4096
     replace_when_full: bool = False
+    time_of_whole: float | None = None
+
+    def time_text(self) -> str:
+        """The words for a search stopped by `time_limit` ("" without one)."""
+        if self.time_limit is None:
+            return ""
+        if self.time_of_whole is None:
+            return f"time limit of {self.time_limit:g} s"
+        return f"time limit share of {round(self.time_limit, 2):g} s of {self.time_of_whole:g} s"
 
     def table_cap(self, entry_bytes: int) -> tuple[int | None, str]:
         """The entries a table of `entry_bytes`-byte entries may hold, and the words that
@@ -113,6 +123,25 @@ class Budget:
     def entries_cap_text(self) -> str:
         """The words for a table stopped at `max_table` entries."""
         return f"transposition table cap of {self.max_table} {'entry' if self.max_table == 1 else 'entries'}"
+
+
+#: The least time a part of a shared limit is given (the command line's least --time-limit),
+#: so that a part whose turn comes after the limit has passed still answers at once.
+LEAST_SHARE = 0.001
+
+
+def shared_budgets(budget: Budget, parts: int, clock=time.perf_counter) -> Iterator[Budget]:
+    """The budgets of `parts` searches run one after another within one time limit: each,
+    as it starts, gets the time left split evenly among the parts still to run (one that
+    ends early leaves its time to the rest), so the whole keeps `budget.time_limit`.
+    Without a time limit, or for one part, `budget` itself."""
+    if budget.time_limit is None or parts == 1:
+        yield from (budget for _ in range(parts))
+        return
+    end = clock() + budget.time_limit
+    for left in range(parts, 0, -1):
+        share = max(end - clock(), LEAST_SHARE) / left
+        yield replace(budget, time_limit=share, time_of_whole=budget.time_limit)
 
 
 #: What a table entry costs the Python engines, Adaman's int keys (measured: 145 bytes of
@@ -299,7 +328,7 @@ def _compiled(game: Game, state: Any, mode: str, budget: Budget, settings: Searc
     stats = Stats(run.states, run.table_hits, run.unique, run.max_depth, time.perf_counter() - started)
     exhausted = {
         "": "", "states": state_budget_text(budget.max_states),
-        "time": f"time limit of {budget.time_limit:g} s" if budget.time_limit is not None else "",
+        "time": budget.time_text(),
         "table": budget.entries_cap_text(), "memory cap": memory_words,
         "memory": "memory for the transposition table",
     }[run.exhausted]
@@ -357,7 +386,7 @@ class StateMeter:
         if budget.max_states is not None and stats.states > budget.max_states:
             raise BudgetExceeded(state_budget_text(budget.max_states))
         if self.deadline is not None and time.perf_counter() > self.deadline:
-            raise BudgetExceeded(f"time limit of {budget.time_limit:g} s")
+            raise BudgetExceeded(budget.time_text())
 
 
 class _Search:

@@ -78,7 +78,7 @@ from games.base import (
     Verdict,
 )
 from solver.cpsat import Maximised, maximise
-from solver.search import Budget, BudgetExceeded, notice_once, state_budget_text
+from solver.search import Budget, BudgetExceeded, notice_once, shared_budgets, state_budget_text
 from solver.verify import replay
 
 QUESTIONS = ("q1", "q2", "q3", "q4", "q5")
@@ -190,9 +190,10 @@ def default_questions(players: int) -> tuple[str, ...]:
 
 def analyse(game: Game, state: Any, seat: int = 0, questions: Sequence[str] | None = None,
             budget: Budget = Budget(), engine: str = "auto", joint_model: bool | None = None,
-            payoffs: Sequence[str] = (CARDS, MARGIN)) -> Analysis:
+            payoffs: Sequence[str] = (CARDS, MARGIN), shared_time: bool = False) -> Analysis:
     """Answer `questions` (q1-q5; None: `default_questions`) for seat P = `seat` from `state`;
-    each question has the whole budget (its two payoffs share it; Q1-Q3 ask only `payoffs`,
+    each question has the whole budget, or with `shared_time` its share of one time limit for
+    them all (`shared_budgets`) (its two payoffs share it; Q1-Q3 ask only `payoffs`,
     a payoff not asked keeps no bounds and the answer is not `decided`).  Q4 needs two players, Q5
     three or more.  `engine`: "python", "compiled" (Q4 values of round starts from the game's
     `compiled_q4` hook; EngineError without one) or "auto" (compiled where the game offers it).
@@ -216,11 +217,12 @@ def analyse(game: Game, state: Any, seat: int = 0, questions: Sequence[str] | No
     if not payoffs or any(payoff not in (CARDS, MARGIN) for payoff in payoffs):
         raise ValueError(f"payoffs are {CARDS!r} and {MARGIN!r}, not {tuple(payoffs)!r}")
     answers = {}
-    for question in questions:
+    budgets = shared_budgets(budget, len(questions)) if shared_time else (budget for _ in questions)
+    for question, asked in zip(questions, budgets):
         if question in MIXED:
-            answers[question] = _answer_mixed(game, state, seat, question, budget, engine)
+            answers[question] = _answer_mixed(game, state, seat, question, asked, engine)
         else:
-            answers[question] = _answer_paranoid(game, state, seat, question, budget, engine, answers, joint_model,
+            answers[question] = _answer_paranoid(game, state, seat, question, asked, engine, answers, joint_model,
                                                  tuple(payoffs))
     _tighten(answers)
     return Analysis(seat, answers)
@@ -727,12 +729,12 @@ class _Budgeted:
         self.stats.nodes += 1
         self.calls += 1
         if self.calls % CHECK_EVERY == 0 and self.deadline is not None and time.perf_counter() > self.deadline:
-            raise BudgetExceeded(f"time limit of {self.budget.time_limit:g} s")
+            raise BudgetExceeded(self.budget.time_text())
 
     def _exhausted_text(self, which: str) -> str:
         """The words for a compiled run's "time", "states" or "memory"."""
         if which == "time":
-            return f"time limit of {self.budget.time_limit:g} s"
+            return self.budget.time_text()
         if which == "states":
             return state_budget_text(self.budget.max_states)
         return "memory for the transposition table"

@@ -39,6 +39,16 @@ def test_a_budget_that_runs_out_gives_an_interval_never_a_value():
     assert "undecided (state budget of 500 states ran out): margin between" in result.output
 
 
+def test_one_time_limit_is_shared_by_the_questions_of_one_answer():
+    # A limit too short for three players' Q2 and Q3: each question stops within its share.
+    result = run("solve", "devils-throne", "--seed", "1", "--players", "3", "--time-limit", "2", "--json")
+    assert result.exit_code == 0, result.output
+    answers = json.loads(result.output)["answers"]
+    assert list(answers) == ["q1", "q2", "q3"]
+    stopped = [answer["exhausted"] for answer in answers.values() if not answer["decided"]]
+    assert stopped and all(text.startswith("time limit share of ") and text.endswith(" of 2 s") for text in stopped)
+
+
 def late_line(seed: int, rounds: int, players: int = 2) -> str:
     """The first legal joint move, again and again, until `rounds` rounds are played."""
     game = make_game("devils-throne", [f"players={players}"])

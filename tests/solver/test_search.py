@@ -18,7 +18,7 @@ from games import make_game
 from games.adaman import Adaman
 from games.base import GameType, UnsupportedGame
 from games.decks import DECKTET
-from solver.search import LOST, UNDECIDED, WON, Budget, SearchSettings, solve
+from solver.search import LEAST_SHARE, LOST, UNDECIDED, WON, Budget, SearchSettings, shared_budgets, solve
 from solver.verify import check_claim, replay
 
 BASIC = Adaman()
@@ -405,3 +405,44 @@ def test_the_memory_guard_reads_the_present_size_where_proc_can_say():
     now = MemoryGuard.resident()
     assert (now is not None) == os.path.exists("/proc/self/statm")
     assert now is None or now > 10 * 2**20  # a Python process with the games loaded
+
+
+class FakeClock:
+    """A clock that each part of a shared limit moves on by the seconds it took."""
+
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_parts_of_a_shared_time_limit_split_what_is_left_and_end_within_it():
+    clock = FakeClock()
+    shares = shared_budgets(Budget(time_limit=30, max_states=7), 3, clock)
+    first = next(shares)
+    assert first.time_limit == 10 and first.max_states == 7 and first.time_of_whole == 30
+    clock.now += 2  # the first part answered early: its time goes to the two after it
+    second = next(shares)
+    assert second.time_limit == 14
+    clock.now += 14  # the second used its whole share
+    third = next(shares)
+    assert third.time_limit == 14 and clock.now + third.time_limit == 100 + 30
+    assert next(shares, None) is None
+    assert third.time_text() == "time limit share of 14 s of 30 s"
+
+
+def test_a_part_that_starts_after_a_shared_limit_has_passed_still_gets_a_moment():
+    clock = FakeClock()
+    shares = shared_budgets(Budget(time_limit=1), 2, clock)
+    next(shares)
+    clock.now += 5  # the first part overran the whole limit
+    assert next(shares).time_limit == LEAST_SHARE
+
+
+def test_without_a_time_limit_or_with_one_part_each_part_has_the_budget_itself():
+    unlimited = Budget(max_states=5)
+    assert list(shared_budgets(unlimited, 3)) == [unlimited] * 3
+    one = Budget(time_limit=9)
+    assert list(shared_budgets(one, 1)) == [one]
+    assert one.time_text() == "time limit of 9 s" and unlimited.time_text() == ""
