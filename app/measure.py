@@ -5,17 +5,22 @@ lines printed."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from tqdm import tqdm
 
 from app import benchmark
-from games.base import Game
+from games.base import Game, UsurperError
+from solver.catalogue.store import check_writable
 from solver.seeds import parse_seed_ranges
 
 
 def run_bench(game: Game, seeds: str, mode: str, engine: str, time_limit: float, baseline: str | None,
               baseline_limit: float, quick: bool, verbose: bool, policies: tuple[str, ...], samples: int,
               budgets: str | None, plot_path: str | None) -> tuple[dict, list[str]]:
-    if budgets:
+    if plot_path and budgets is None:
+        raise UsurperError("--plot draws the fair policy's curve: give --budgets with it")
+    if budgets is not None:
         return fair_curve(game, seeds, budgets, plot_path)
     if policies:
         return played(game, seeds, policies, samples, verbose)
@@ -30,12 +35,23 @@ def fair_curve(game: Game, seeds: str, budgets: str, plot_path: str | None) -> t
     from app.policies import bench_curve, curve_lines, plot_curves
 
     seed_list = list(parse_seed_ranges(seeds))
-    counts = [int(word) for word in budgets.split(",") if word.strip()]
+    counts = parse_budgets(budgets)
+    if plot_path:
+        check_writable(Path(plot_path))  # before the hours of play, not after
     with tqdm(total=len(seed_list) * len(counts), unit="deal", disable=None, leave=False) as bar:
         curve = bench_curve(game, seed_list, counts, each=lambda name, deal: bar.update(1))
     if plot_path:
         plot_curves(curve, plot_path)
     return {"game": game.name, "variant": game.variant, "curve": curve}, curve_lines(curve)
+
+
+def parse_budgets(text: str) -> list[int]:
+    """--budgets: samples a decision, whole numbers of at least 1, comma-separated."""
+    words = [word.strip() for word in text.split(",")]
+    if not all(word.isdigit() and int(word) >= 1 for word in words):
+        raise UsurperError(f"bad --budgets {text!r}: expected samples a decision, whole numbers of at "
+                           "least 1, comma-separated (e.g. 50,150,600)")
+    return [int(word) for word in words]
 
 
 def played(game: Game, seeds: str, policies: tuple[str, ...], samples: int,

@@ -27,11 +27,13 @@ import random
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from app.play import first_drop
 from games.base import Game, UsurperError, Verdict
 from solver.analysis import analyse
+from solver.catalogue.store import write_atomically
 from solver.expectimax import FairExpectimax, SearchStopped, offers_exact
 from solver.fair import EXACT_NODES, FAIR_SAMPLES, fair_hint_for_state
 from solver.search import Budget
@@ -249,8 +251,10 @@ def plot_curves(rows: list[dict], path: str, clairvoyant: dict[str, float] | Non
     axes.grid(True, alpha=0.3)
     axes.legend(fontsize=8)
     figure.tight_layout()
-    figure.savefig(path, dpi=120)
-    plt.close(figure)
+    try:
+        write_atomically(Path(path), lambda handle: figure.savefig(handle, format="png", dpi=120))
+    finally:
+        plt.close(figure)
 
 
 def exact_gap(game: Game, seeds: Iterable[int], choose: Policy, unseen: int, nodes: int = 2_000_000,

@@ -206,3 +206,31 @@ def test_a_fair_hint_without_a_time_limit_takes_two_seconds_not_a_minute(monkeyp
     done = CliRunner().invoke(cli.usurper, ["hint", "adaman", "--seed", "5", "--fair", "--time-limit", "7"])
     assert done.exit_code == 0, done.output
     assert asked[0] <= 2.0 and 2.0 < asked[1] <= 7.0
+
+
+# ----- the fair policy's curve: its options and its picture -------------------------------------
+@pytest.mark.parametrize("budgets", ["abc", "0", "", "10,,20", "-3"])
+def test_budgets_that_are_not_sample_counts_are_one_line(budgets):
+    done = usurper("bench", "adaman", "--seeds", "0-0", f"--budgets={budgets}")
+    assert_one_line_error(done, "--budgets", "whole numbers")
+
+
+def test_a_plot_without_a_curve_to_draw_is_one_line_not_ignored():
+    done = usurper("bench", "adaman", "--seeds", "0-0", "--policy", "greedy", "--plot", "curve.png")
+    assert_one_line_error(done, "--plot", "--budgets")
+
+
+def test_a_curve_whose_picture_cannot_be_written_is_refused_before_any_deal_is_played(tmp_path):
+    blocked = tmp_path / "a-file"
+    blocked.write_text("not a folder")
+    done = usurper("bench", "adaman", "--seeds", "0-0", "--budgets", "5", "--plot", str(blocked / "curve.png"))
+    assert_one_line_error(done, "cannot write", "curve.png")
+    assert done.stdout == "" and blocked.read_text() == "not a folder"
+    assert list(tmp_path.iterdir()) == [blocked]
+
+
+def test_a_curve_is_drawn_to_a_new_folder_and_leaves_no_temporary_file(tmp_path):
+    picture = tmp_path / "new" / "curve.png"
+    done = usurper("bench", "adaman", "--seeds", "0-0", "--budgets", "5", "--plot", str(picture))
+    assert done.returncode == 0, done.stderr
+    assert picture.read_bytes().startswith(b"\x89PNG") and list(picture.parent.iterdir()) == [picture]

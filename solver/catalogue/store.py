@@ -300,13 +300,13 @@ class _Writer:
             if self.fd is None:  # nothing added to a finished .gz
                 return
             body = self._sorted_body()
-            _write_atomically(self.packed, lambda handle: handle.write(gzip.compress(body, 9, mtime=0)))
+            write_atomically(self.packed, lambda handle: handle.write(gzip.compress(body, 9, mtime=0)))
             self.path.unlink(missing_ok=True)
             return
         if self.order == sorted(self.order) and len(self.order) == len(set(self.order)):
             return
         body = self._sorted_body()
-        _write_atomically(self.path, lambda handle: handle.write(body))
+        write_atomically(self.path, lambda handle: handle.write(body))
         self.order = sorted(self.rows)
 
     def _sorted_body(self) -> bytes:
@@ -475,7 +475,7 @@ def _write_line(fd: int, line: bytes) -> None:
     os.fsync(fd)
 
 
-def _write_atomically(path: Path, write: Callable[[Any], Any]) -> Path:
+def write_atomically(path: Path, write: Callable[[Any], Any]) -> Path:
     """Write a file through a temporary file beside it and os.replace: readers see the old
     file or the whole new one, never a part.  A path that cannot be written raises
     UsurperError in one line, leaving nothing behind."""
@@ -499,6 +499,20 @@ def _write_atomically(path: Path, write: Callable[[Any], Any]) -> Path:
         raise
     _fsync_dir(path.parent)
     return path
+
+
+def check_writable(path: Path) -> None:
+    """Raise UsurperError in one line now where `path` could not be written at the end of a
+    long run: its folder is made and a temporary file tried beside it, and nothing is left
+    behind (an existing file at `path` is not touched)."""
+    try:
+        if path.is_dir():
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
+        _make_parent(path)
+        with tempfile.NamedTemporaryFile(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp"):
+            pass
+    except OSError as exc:
+        raise UsurperError(f"cannot write {path}: {_reason(exc)}") from None
 
 
 def _make_parent(path: Path) -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from games.base import LOST, UNDECIDED, WON, UsurperError
 from solver.catalogue.job import ERROR, OUTCOMES, Catalogue
-from solver.catalogue.store import _write_atomically
+from solver.catalogue.store import write_atomically
 from solver.search import limit_kind
 from solver.stats import median, percentile, wilson_interval
 
@@ -175,7 +175,7 @@ def plot(catalogue: Catalogue, out: str | os.PathLike) -> Path:
     times_axes.set(title="Solve time (replay included)", xlabel="seconds (log scale)", ylabel="seeds")
     _plot_running_win_rate(rate_axes, catalogue)
     figure.suptitle(f"{catalogue.title}: {len(rows):,} seeds, {catalogue.header['mode']}")
-    return _write_atomically(Path(out), lambda handle: figure.savefig(handle, format="png", dpi=100))
+    return write_atomically(Path(out), lambda handle: figure.savefig(handle, format="png", dpi=100))
 
 
 def running_win_rate(catalogue: Catalogue, points: int = 400) -> list[tuple[int, float, float, float]]:
