@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from app.benchmark import parse_seed_range  # noqa: E402
 from app.policies import FairPolicy, play_deal  # noqa: E402
 from games import make_game  # noqa: E402
-from solver.fair import fair_hint_for_state, visible_model  # noqa: E402
+from solver.fair import FAIR_SAMPLES, fair_hint_for_state, visible_model  # noqa: E402
 
 WIN_WEIGHT = 0.9  # the fair hint's reward: a win, then the score
 
@@ -116,6 +116,8 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("game", nargs="?", choices=("adaman", "royal-assassin"))
     parser.add_argument("--seeds", default="0-99")
+    parser.add_argument("--samples", type=int, default=FAIR_SAMPLES,
+                        help="the plain policy's samples a decision (with --top: the first hint's)")
     parser.add_argument("--top", type=int, default=0, help="moves looked at further (0: the plain policy)")
     parser.add_argument("--worlds", type=int, default=8)
     parser.add_argument("--inner-samples", type=int, default=100)
@@ -128,6 +130,7 @@ def main(argv: list[str] | None = None) -> None:
     if not options.game or not options.csv:
         parser.error("a game and --csv are needed to play (or --compare A.csv B.csv)")
     policy = LookAhead(options.top, options.worlds, options.inner_samples) if options.top else FairPolicy()
+    policy.samples = options.samples
     play(options.game, parse_seed_range(options.seeds), policy, options.csv)
 
 
