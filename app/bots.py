@@ -119,13 +119,14 @@ def run_plain_simultaneous(game: Game, state: Any, human_seat: int, bots: dict[i
     say(f"{game.name} ({game.variant}): you are seat {human_seat + 1}; {PLAIN_HELP}")
     lines, played, node = iter(stdin), [], 0
     decisions: list[tuple[Any, int, int]] = []  # (state, node, moves played) where the person chose
+    hints: dict[Any, list[str]] = {}  # a node's hint, asked again (or after an undo) at once
     while not game.is_over(state):
         node += 1
         say(f"[{node}] {game.describe(state)}")
         acting = game.acting_players(state)
         choices = {}
         if human_seat in acting:
-            answer = _ask(game, state, human_seat, lines, say, in_progress=bool(played))
+            answer = _ask(game, state, human_seat, lines, say, in_progress=bool(played), hints=hints)
             if answer == UNDO:
                 if not decisions:
                     say("nothing to undo")
@@ -156,9 +157,10 @@ def run_plain_simultaneous(game: Game, state: Any, human_seat: int, bots: dict[i
 UNDO = object()
 
 
-def _ask(game: Game, state: Any, seat: int, lines: Iterator[str], say, in_progress: bool) -> Any | None:
-    """The person's action, re-asked after a bad line or a hint; UNDO at u; None at a
-    confirmed q or the end of input."""
+def _ask(game: Game, state: Any, seat: int, lines: Iterator[str], say, in_progress: bool,
+         hints: dict[Any, list[str]]) -> Any | None:
+    """The person's action, re-asked after a bad line or a hint (kept in `hints` by node);
+    UNDO at u; None at a confirmed q or the end of input."""
     actions = game.legal_actions(state, seat)
     say("your actions: " + "  ".join(f"{n}) {game.format_action(state, a)}" for n, a in enumerate(actions, 1)))
     for line in lines:
@@ -171,7 +173,13 @@ def _ask(game: Game, state: Any, seat: int, lines: Iterator[str], say, in_progre
         if word in ("u", "undo"):
             return UNDO
         if word in ("h", "hint"):
-            for text in _stoppable_hint(game, state, seat, say):
+            if state not in hints:
+                hint = _stoppable_hint(game, state, seat, say)
+                if hint is None:
+                    say("hint stopped; choose your action")
+                    continue
+                hints[state] = hint
+            for text in hints[state]:
                 say(text)
             continue
         if word in ("?", "help"):
@@ -186,14 +194,14 @@ def _ask(game: Game, state: Any, seat: int, lines: Iterator[str], say, in_progre
     return None
 
 
-def _stoppable_hint(game: Game, state: Any, seat: int, say) -> list[str]:
-    """`hint_lines`, announced first (it may take HINT_SECONDS), and stopped by Ctrl-C, which
-    brings the person back to their choice instead of ending the game."""
+def _stoppable_hint(game: Game, state: Any, seat: int, say) -> list[str] | None:
+    """`hint_lines`, announced first (it may take HINT_SECONDS), or None where Ctrl-C
+    stopped it, which brings the person back to their choice instead of ending the game."""
     try:  # the announcement inside: a Ctrl-C the moment it is seen still stops the hint alone
         say(f"thinking: open-deal advice for up to {HINT_SECONDS:g} s (Ctrl-C stops it)")
         return hint_lines(game, state, seat)
     except KeyboardInterrupt:
-        return ["hint stopped; choose your action"]
+        return None
 
 
 def hint_lines(game: Game, state: Any, seat: int, seconds: float = HINT_SECONDS) -> list[str]:

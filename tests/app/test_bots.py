@@ -162,6 +162,23 @@ def test_help_shows_the_legend_and_hint_gives_open_deal_advice():
     assert "equilibrium mix" in hint or "undecided" in hint
 
 
+def test_a_hint_asked_again_at_the_same_node_is_given_at_once():
+    """Asked twice, then again after the choice is undone: one search, three hints."""
+    game = make_game("devils-throne")
+    state = game.initial_state(game.deal_from_seed(SEED))
+    for _ in range(7):  # late in the deal, where the open-deal value is quick to compute
+        state = game.apply_joint(state, [game.greedy_action(state, seat) for seat in game.acting_players(state)])
+    out = io.StringIO()
+    bots = make_bots(game, state, 0, "greedy")
+    run_plain_simultaneous(game, state, 0, bots, io.StringIO("h\nh\n1\nu\nh\n" + FIRST_ACTION), out,
+                           random.Random(7))
+    lines = out.getvalue().splitlines()
+    hints = [line for line in lines if line.startswith("hint (open deal")]
+    assert "undone: back to your last choice" in lines
+    assert len(hints) == 3 and len(set(hints)) == 1
+    assert sum(line.startswith("thinking: ") for line in lines) == 1
+
+
 def test_quitting_a_game_in_progress_asks_and_goes_on_unless_confirmed():
     _, _, end, lines = play(2, "greedy", text="1\nq\nn\n1\nq\ny\n")
     assert lines.count("quit the game in progress? y quits, anything else goes on") == 2
