@@ -148,15 +148,21 @@ def test_undo_before_any_choice_says_so():
     assert "nothing to undo" in lines
 
 
-def test_help_shows_the_legend_and_hint_gives_open_deal_advice():
+def play_late(text: str) -> str:
+    """Two players, seat 1 against greedy, from round 8 (where the open-deal value is quick to
+    compute), `text` typed; what was printed."""
     game = make_game("devils-throne")
     state = game.initial_state(game.deal_from_seed(SEED))
-    for _ in range(7):  # late in the deal, where the open-deal value is quick to compute
+    for _ in range(7):
         state = game.apply_joint(state, [game.greedy_action(state, seat) for seat in game.acting_players(state)])
     out = io.StringIO()
-    bots = make_bots(game, state, 0, "greedy")
-    run_plain_simultaneous(game, state, 0, bots, io.StringIO("?\nh\n" + FIRST_ACTION), out, random.Random(7))
-    text = out.getvalue()
+    run_plain_simultaneous(game, state, 0, make_bots(game, state, 0, "greedy"), io.StringIO(text), out,
+                           random.Random(7))
+    return out.getvalue()
+
+
+def test_help_shows_the_legend_and_hint_gives_open_deal_advice():
+    text = play_late("?\nh\n" + FIRST_ACTION)
     assert "@2 aims a three's power or an Envoy ace at seat 2" in text
     hint = next(line for line in text.splitlines() if line.startswith("hint (open deal"))
     assert "equilibrium mix" in hint or "undecided" in hint
@@ -164,15 +170,7 @@ def test_help_shows_the_legend_and_hint_gives_open_deal_advice():
 
 def test_a_hint_asked_again_at_the_same_node_is_given_at_once():
     """Asked twice, then again after the choice is undone: one search, three hints."""
-    game = make_game("devils-throne")
-    state = game.initial_state(game.deal_from_seed(SEED))
-    for _ in range(7):  # late in the deal, where the open-deal value is quick to compute
-        state = game.apply_joint(state, [game.greedy_action(state, seat) for seat in game.acting_players(state)])
-    out = io.StringIO()
-    bots = make_bots(game, state, 0, "greedy")
-    run_plain_simultaneous(game, state, 0, bots, io.StringIO("h\nh\n1\nu\nh\n" + FIRST_ACTION), out,
-                           random.Random(7))
-    lines = out.getvalue().splitlines()
+    lines = play_late("h\nh\n1\nu\nh\n" + FIRST_ACTION).splitlines()
     hints = [line for line in lines if line.startswith("hint (open deal")]
     assert "undone: back to your last choice" in lines
     assert len(hints) == 3 and len(set(hints)) == 1
