@@ -4,6 +4,7 @@ measured and not adopted (docs/play.md, "one-reveal lookahead").
     python bench/lookahead.py royal-assassin --seeds 0-499 --csv plain.csv
     python bench/lookahead.py royal-assassin --seeds 0-499 --top 3 --worlds 8 --inner-samples 100 --csv ahead.csv
     python bench/lookahead.py --compare plain.csv ahead.csv
+    python bench/lookahead.py adaman --curve 600:a600.csv 1200:a1200.csv > curve.csv
 
 The plain policy is `usurper bench`'s fair policy (600 samples a decision).  With --top K the
 policy first asks that hint, then plays each of its K best moves in --worlds sampled worlds
@@ -31,6 +32,7 @@ from app.benchmark import parse_seed_range  # noqa: E402
 from app.policies import FairPolicy, play_deal  # noqa: E402
 from games import make_game  # noqa: E402
 from solver.fair import FAIR_SAMPLES, fair_hint_for_state, visible_model  # noqa: E402
+from solver.stats import wilson_interval  # noqa: E402
 
 WIN_WEIGHT = 0.9  # the fair hint's reward: a win, then the score
 
@@ -100,6 +102,19 @@ def compare(first: Path, second: Path) -> None:
         print(f"{name}: mean score {score:.1f}, {per_decision:.3f} s of CPU a decision")
 
 
+def print_curve(game: str, runs: list[str]) -> None:
+    """One curve row per run (SAMPLES:FILE.csv): wins, Wilson interval, mean score, CPU a decision."""
+    print("game,samples,wins,deals,win_rate,low,high,mean_score,decisions,cpu_per_decision")
+    for run in runs:
+        samples, _, path = run.partition(":")
+        rows = _rows(Path(path)).values()
+        deals, wins = len(rows), sum(row[0] for row in rows)
+        decisions = sum(row[2] for row in rows)
+        low, high = wilson_interval(wins, deals)
+        print(f"{game},{int(samples)},{wins},{deals},{wins / deals:.4f},{low:.4f},{high:.4f},"
+              f"{sum(row[1] for row in rows) / deals:.4f},{decisions},{sum(row[3] for row in rows) / decisions:.4f}")
+
+
 def _rows(path: Path) -> dict[int, tuple[int, int, int, float]]:
     with path.open(newline="") as handle:
         return {int(r[0]): (int(r[1]), int(r[2]), int(r[3]), float(r[4])) for r in csv.reader(handle) if r}
@@ -123,9 +138,17 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--inner-samples", type=int, default=100)
     parser.add_argument("--csv", type=Path, help="the deals' rows, appended (and resumed from)")
     parser.add_argument("--compare", nargs=2, type=Path, metavar=("A.csv", "B.csv"))
+    parser.add_argument("--curve", nargs="+", metavar="SAMPLES:FILE.csv",
+                        help="the plain policy's runs at several budgets as curve rows (bench/policies.py's "
+                             "--csv form, which its --plot-from draws); the game is the positional argument")
     options = parser.parse_args(argv)
     if options.compare:
         compare(*options.compare)
+        return
+    if options.curve:
+        if not options.game:
+            parser.error("--curve needs the game")
+        print_curve(options.game, options.curve)
         return
     if not options.game or not options.csv:
         parser.error("a game and --csv are needed to play (or --compare A.csv B.csv)")

@@ -104,3 +104,17 @@ def test_lookahead_replays_a_shipped_row_and_compares_the_shipped_runs(tmp_path)
     assert lines[0] == ("500 deals: royal-assassin-fair-plain-0-499.csv won 332, "
                         "royal-assassin-fair-lookahead-0-499.csv won 348")
     assert lines[1] == "won by one only: 59 and 75; two-sided sign test p = 0.195"
+
+
+def test_lookahead_curve_rows_of_the_shipped_paired_runs_are_the_shipped_curve():
+    """The curve rows docs/play.md draws (fair-curves-0-199.png) come out of the runs' rows by
+    the command written in the curve file."""
+    policies = ROOT / "bench" / "results" / "policies"
+    shipped = (policies / "adaman-curve-0-199.csv").read_text().splitlines()
+    command = shipped[0].removeprefix("# python ").split()
+    made = subprocess.run([sys.executable, *command], capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert made.returncode == 0, made.stderr
+    assert made.stdout.splitlines() == shipped[2:]
+    rows = [line.split(",") for line in shipped[3:]]
+    assert [(row[1], row[2], row[3]) for row in rows] == [("600", "123", "200"), ("1200", "120", "200"),
+                                                         ("2400", "126", "200")]
