@@ -103,16 +103,22 @@ def compare(first: Path, second: Path) -> None:
 
 
 def print_curve(game: str, runs: list[str]) -> None:
-    """One curve row per run (SAMPLES:FILE.csv): wins, Wilson interval, mean score, CPU a decision."""
-    print("game,samples,wins,deals,win_rate,low,high,mean_score,decisions,cpu_per_decision")
+    """One curve row per run (SAMPLES:FILE.csv): wins, Wilson interval, mean score, CPU a
+    decision; nothing printed unless every run can be read."""
+    lines = ["game,samples,wins,deals,win_rate,low,high,mean_score,decisions,cpu_per_decision"]
     for run in runs:
         samples, _, path = run.partition(":")
+        if not samples.isdigit() or not Path(path).is_file():
+            raise SystemExit(f"usurper: --curve takes SAMPLES:FILE.csv with a file of rows, not {run!r}")
         rows = _rows(Path(path)).values()
+        if not rows:
+            raise SystemExit(f"usurper: {path} holds no deal")
         deals, wins = len(rows), sum(row[0] for row in rows)
-        decisions = sum(row[2] for row in rows)
+        decisions, seconds = sum(row[2] for row in rows), sum(row[3] for row in rows)
         low, high = wilson_interval(wins, deals)
-        print(f"{game},{int(samples)},{wins},{deals},{wins / deals:.4f},{low:.4f},{high:.4f},"
-              f"{sum(row[1] for row in rows) / deals:.4f},{decisions},{sum(row[3] for row in rows) / decisions:.4f}")
+        lines.append(f"{game},{int(samples)},{wins},{deals},{wins / deals:.4f},{low:.4f},{high:.4f},"
+                     f"{sum(row[1] for row in rows) / deals:.4f},{decisions},{seconds / decisions:.4f}")
+    print("\n".join(lines))
 
 
 def _rows(path: Path) -> dict[int, tuple[int, int, int, float]]:

@@ -140,7 +140,7 @@ def shared_budgets(budget: Budget, parts: int, clock=time.perf_counter) -> Itera
         return
     end = clock() + budget.time_limit
     for left in range(parts, 0, -1):
-        share = max(end - clock(), LEAST_SHARE) / left
+        share = max((end - clock()) / left, LEAST_SHARE)
         yield replace(budget, time_limit=share, time_of_whole=budget.time_limit)
 
 
