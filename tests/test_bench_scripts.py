@@ -116,5 +116,5 @@ def test_lookahead_curve_rows_of_the_shipped_paired_runs_are_the_shipped_curve()
     assert made.returncode == 0, made.stderr
     assert made.stdout.splitlines() == shipped[2:]
     rows = [line.split(",") for line in shipped[3:]]
-    assert [(row[1], row[2], row[3]) for row in rows] == [("600", "123", "200"), ("1200", "120", "200"),
-                                                         ("2400", "126", "200")]
+    assert [(row[1], row[2], row[3]) for row in rows] == [("300", "116", "200"), ("600", "123", "200"),
+                                                         ("1200", "120", "200"), ("2400", "126", "200")]
