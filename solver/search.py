@@ -29,6 +29,7 @@ EngineError elsewhere).
 
 from __future__ import annotations
 
+import itertools
 import os
 import sys
 import time
@@ -136,7 +137,7 @@ def shared_budgets(budget: Budget, parts: int, clock=time.perf_counter) -> Itera
     ends early leaves its time to the rest), so the whole keeps `budget.time_limit`.
     Without a time limit, or for one part, `budget` itself."""
     if budget.time_limit is None or parts == 1:
-        yield from (budget for _ in range(parts))
+        yield from itertools.repeat(budget, parts)
         return
     end = clock() + budget.time_limit
     for left in range(parts, 0, -1):

@@ -217,7 +217,7 @@ def analyse(game: Game, state: Any, seat: int = 0, questions: Sequence[str] | No
     if not payoffs or any(payoff not in (CARDS, MARGIN) for payoff in payoffs):
         raise ValueError(f"payoffs are {CARDS!r} and {MARGIN!r}, not {tuple(payoffs)!r}")
     answers = {}
-    budgets = shared_budgets(budget, len(questions)) if shared_time else (budget for _ in questions)
+    budgets = shared_budgets(budget, len(questions)) if shared_time else itertools.repeat(budget)
     for question, asked in zip(questions, budgets):
         if question in MIXED:
             answers[question] = _answer_mixed(game, state, seat, question, asked, engine)

@@ -509,8 +509,7 @@ def check_writable(path: Path) -> None:
         if path.is_dir():
             raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
         _make_parent(path)
-        with tempfile.NamedTemporaryFile(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp"):
-            pass
+        tempfile.NamedTemporaryFile(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp").close()  # deletes it
     except OSError as exc:
         raise UsurperError(f"cannot write {path}: {_reason(exc)}") from None
 
