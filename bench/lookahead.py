@@ -1,8 +1,10 @@
-"""The fair policy looking one reveal further, paired against the plain fair policy: an idea
-measured and not adopted (docs/play.md, "one-reveal lookahead").
+"""The fair policy looking one reveal further, paired against the plain fair policy: ideas
+measured and not adopted (docs/play.md, "one-reveal lookahead" and the two after it).
 
     python bench/lookahead.py royal-assassin --seeds 0-499 --csv plain.csv
     python bench/lookahead.py royal-assassin --seeds 0-499 --top 3 --worlds 8 --inner-samples 100 --csv ahead.csv
+    python bench/lookahead.py royal-assassin --seeds 0-199 --samples 300 --top 3 --joint --worlds 60 --csv joint.csv
+    python bench/lookahead.py adaman --seeds 0-199 --samples 300 --top 3 --penalty 8,10 --csv penalty.csv
     python bench/lookahead.py --compare plain.csv ahead.csv
     python bench/lookahead.py adaman --curve 600:a600.csv 1200:a1200.csv > curve.csv
 
@@ -11,7 +13,8 @@ policy first asks that hint, then plays each of its K best moves in --worlds sam
 (the deck as the player would guess it) and values the position each leads to by a fair hint
 of --inner-samples samples, so that the next choice is made without seeing the deck (each
 sample of the plain hint is solved as if its whole order were known: strategy fusion).  The
-move with the best mean is played.  One CSV row a deal (seed, won, score, decisions, CPU
+move with the best mean is played.  --joint and --penalty re-value the K moves instead
+(JointWorlds, FusionPenalty below).  One CSV row a deal (seed, won, score, decisions, CPU
 seconds), appended as each deal ends: a run that is stopped resumes where it was, skipping
 the seeds already in its file.  --compare prints the deals both files played: wins, the
 deals won by one only, a two-sided sign test on those, the mean score and CPU a decision.
@@ -23,6 +26,7 @@ import argparse
 import csv
 import random
 import sys
+from collections import Counter, defaultdict
 from math import comb
 from pathlib import Path
 
@@ -31,7 +35,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from app.benchmark import parse_seed_range  # noqa: E402
 from app.policies import FairPolicy, play_deal  # noqa: E402
 from games import make_game  # noqa: E402
-from solver.fair import FAIR_SAMPLES, fair_hint_for_state, visible_model  # noqa: E402
+from games.base import Verdict  # noqa: E402
+from solver.analysis import analyse  # noqa: E402
+from solver.fair import FAIR_SAMPLES, fair_hint_for_state, sample_budget, sample_question, visible_model  # noqa: E402
 from solver.stats import wilson_interval  # noqa: E402
 
 WIN_WEIGHT = 0.9  # the fair hint's reward: a win, then the score
@@ -53,9 +59,13 @@ class LookAhead(FairPolicy):
         model = visible_model(game)
         visible = model.visible_of(game, state)
         worlds = [model.sample_state(game, visible, rng) for _ in range(self.worlds)]
-        candidates = [estimate.move for estimate in hint.estimates[:self.top]]
-        values = [self._mean_after(game, move, worlds, rng) for move in candidates]
-        return candidates[max(range(len(candidates)), key=lambda i: (values[i], -i))]
+        arms = hint.estimates[:self.top]
+        values = self._values(game, arms, worlds, rng)
+        return arms[max(range(len(arms)), key=lambda i: (values[i], -i))].move
+
+    def _values(self, game, arms, worlds, rng) -> list[float]:
+        """Each of the hint's best moves valued on the shared worlds; the best is played."""
+        return [self._mean_after(game, arm.move, worlds, rng) for arm in arms]
 
     def _mean_after(self, game, move, worlds, rng) -> float:
         total = 0.0
@@ -72,6 +82,94 @@ class LookAhead(FairPolicy):
     def _hint(self, game, state, samples, rng):
         return fair_hint_for_state(game, state, samples=samples, rng=rng, exact_nodes=self.exact_nodes,
                                    expectimax=self._table(game))
+
+
+class JointWorlds(LookAhead):
+    """Alpha-mu at depth 2: the fair hint's best `top` moves, each played in the same `worlds`
+    sampled worlds; the worlds are grouped by what the player then sees, and each group is
+    worth the one next move best over all its worlds (each world solved clairvoyantly), so
+    that the next choice is made without seeing the deck where the move reveals nothing."""
+
+    def __init__(self, top: int, worlds: int) -> None:
+        super().__init__(top, worlds, 0)
+
+    def _mean_after(self, game, move, worlds, rng) -> float:
+        model, mode, budget = visible_model(game), sample_question(game), sample_budget(game)
+        total, groups = 0.0, defaultdict(list)
+        for world in worlds:
+            child = _to_decision(game, game.apply(world, move))
+            if game.outcome(child) is not None:
+                total += _solved(game, child, mode, budget)[0]
+            else:
+                groups[model.visible_of(game, child)].append(child)
+        for children in groups.values():
+            if len(children) == 1:
+                total += _solved(game, children[0], mode, budget)[0]
+                continue
+            total += max(sum(_solved(game, game.apply(child, after), mode, budget)[0] for child in children)
+                         for after in game.legal_moves(children[0]))
+        return total / len(worlds)
+
+
+class FusionPenalty(LookAhead):
+    """The fair hint's best `top` moves, each estimate less a measured strategy-fusion
+    penalty: in each of `reveals` shared worlds the move is played, and `completions` worlds
+    that agree with what the player then sees are solved (value and first move); the penalty
+    is their mean value less the best of their two commonest first moves played in all."""
+
+    def __init__(self, top: int, reveals: int, completions: int) -> None:
+        super().__init__(top, reveals, 0)
+        self.completions = completions
+
+    def _values(self, game, arms, worlds, rng) -> list[float]:
+        seed = rng.random()  # every move's completions drawn alike
+        return [arm.reward(game.max_score) - self._penalty(game, arm.move, worlds, random.Random(seed))
+                for arm in arms]
+
+    def _penalty(self, game, move, worlds, rng) -> float:
+        model, mode, budget = visible_model(game), sample_question(game), sample_budget(game)
+        total = 0.0
+        for world in worlds:
+            child = _to_decision(game, game.apply(world, move))
+            if game.outcome(child) is not None:
+                continue
+            seen = model.visible_of(game, child)
+            if model.unknown_count(seen) <= 1:
+                continue
+            group = [child] + [model.sample_state(game, seen, rng) for _ in range(self.completions - 1)]
+            solves = [_solved(game, each, mode, budget) for each in group]
+            firsts = Counter(first for _, first in solves if first is not None).most_common(2)
+            if not firsts:
+                continue
+            clairvoyant = sum(value for value, _ in solves) / len(group)
+            joint = max(sum(value if first == after else _solved(game, game.apply(each, after), mode, budget)[0]
+                            for each, (value, first) in zip(group, solves)) / len(group) for after, _ in firsts)
+            total += max(0.0, clairvoyant - joint)
+        return total / len(worlds)
+
+
+def _to_decision(game, state):
+    """`state` with its forced moves played: the next real decision, or the end."""
+    while game.outcome(state) is None:
+        moves = game.legal_moves(state)
+        if len(moves) != 1:
+            break
+        state = game.apply(state, moves[0])
+    return state
+
+
+def _solved(game, state, mode, budget) -> tuple[float, object]:
+    """A sample's reward as the fair hint counts it (a win, then the score), and the first
+    move of the line the solver found (None at the end)."""
+    outcome = game.outcome(state)
+    if outcome is not None:
+        return WIN_WEIGHT * outcome.won + (1 - WIN_WEIGHT) * outcome.score / game.max_score, None
+    result = analyse(game, state, mode, budget)
+    won = result.verdict == Verdict.WON
+    score = result.score if result.score is not None else result.line_score or 0
+    if mode == "winnable":
+        score = result.line_score if won and result.line_score is not None else 0
+    return WIN_WEIGHT * won + (1 - WIN_WEIGHT) * score / game.max_score, result.line[0] if result.line else None
 
 
 def play(game_name: str, seeds: list[int], policy, out: Path) -> None:
@@ -142,6 +240,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--top", type=int, default=0, help="moves looked at further (0: the plain policy)")
     parser.add_argument("--worlds", type=int, default=8)
     parser.add_argument("--inner-samples", type=int, default=100)
+    parser.add_argument("--joint", action="store_true",
+                        help="with --top: value the moves by alpha-mu at depth 2 on --worlds shared worlds")
+    parser.add_argument("--penalty", metavar="R,W",
+                        help="with --top: each estimate less a fusion penalty from R worlds of W completions")
     parser.add_argument("--csv", type=Path, help="the deals' rows, appended (and resumed from)")
     parser.add_argument("--compare", nargs=2, type=Path, metavar=("A.csv", "B.csv"))
     parser.add_argument("--curve", nargs="+", metavar="SAMPLES:FILE.csv",
@@ -158,9 +260,25 @@ def main(argv: list[str] | None = None) -> None:
         return
     if not options.game or not options.csv:
         parser.error("a game and --csv are needed to play (or --compare A.csv B.csv)")
-    policy = LookAhead(options.top, options.worlds, options.inner_samples) if options.top else FairPolicy()
+    policy = _policy(parser, options)
     policy.samples = options.samples
     play(options.game, parse_seed_range(options.seeds), policy, options.csv)
+
+
+def _policy(parser: argparse.ArgumentParser, options: argparse.Namespace) -> FairPolicy:
+    """The plain policy, or with --top the one-reveal lookahead, --joint or --penalty."""
+    if (options.joint or options.penalty) and not options.top:
+        parser.error("--joint and --penalty re-value the first hint's --top moves: give --top")
+    if not options.top:
+        return FairPolicy()
+    if options.joint:
+        return JointWorlds(options.top, options.worlds)
+    if options.penalty:
+        reveals, _, completions = options.penalty.partition(",")
+        if not (reveals.isdigit() and completions.isdigit() and int(reveals) > 0 and int(completions) > 1):
+            parser.error(f"--penalty takes R,W (R >= 1 worlds, W >= 2 completions each), not {options.penalty!r}")
+        return FusionPenalty(options.top, int(reveals), int(completions))
+    return LookAhead(options.top, options.worlds, options.inner_samples)
 
 
 if __name__ == "__main__":

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -105,6 +107,49 @@ def test_lookahead_replays_a_shipped_row_and_compares_the_shipped_runs(tmp_path)
                         "royal-assassin-fair-lookahead-0-499.csv won 348")
     assert lines[1] == "won by one only: 59 and 75; two-sided sign test p = 0.195"
 
+
+
+@pytest.mark.parametrize("estimator, shipped_file, compared", [
+    (["--joint", "--worlds", "60"], "royal-assassin-fair-joint-0-199.csv",
+     ("137 deals: royal-assassin-fair-300-0-199.csv won 96, royal-assassin-fair-joint-0-199.csv won 78",
+      "won by one only: 29 and 11; two-sided sign test p = 0.006")),
+    (["--penalty", "16,12"], "royal-assassin-fair-penalty-0-199.csv",
+     ("128 deals: royal-assassin-fair-300-0-199.csv won 90, royal-assassin-fair-penalty-0-199.csv won 77",
+      "won by one only: 26 and 13; two-sided sign test p = 0.053")),
+])
+def test_the_estimators_not_kept_replay_a_shipped_row_and_give_the_quoted_figures(tmp_path, estimator, shipped_file,
+                                                                                   compared):
+    """--joint and --penalty play Royal Assassin's seed 1 as their shipped runs did, and
+    --compare against the plain policy gives the figures docs/play.md quotes."""
+    policies = ROOT / "bench" / "results" / "policies"
+    out = tmp_path / "rows.csv"
+    played = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "lookahead.py"), "royal-assassin", "--seeds", "1", "--samples", "300",
+         "--top", "3", *estimator, "--csv", str(out)],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert played.returncode == 0, played.stderr
+    shipped = (policies / shipped_file).read_text().splitlines()
+    assert out.read_text().split(",")[:4] == next(row for row in shipped if row.startswith("1,")).split(",")[:4]
+    made = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "lookahead.py"), "--compare",
+         str(policies / "royal-assassin-fair-300-0-199.csv"), str(policies / shipped_file)],
+        capture_output=True, text=True, timeout=60,
+    )
+    assert made.returncode == 0, made.stderr
+    assert tuple(made.stdout.splitlines()[:2]) == compared
+
+
+def test_the_estimators_not_kept_need_top_and_a_well_formed_penalty(tmp_path):
+    """--joint or --penalty without --top, or a --penalty that is not R,W: one line, exit 2, no row."""
+    out = tmp_path / "rows.csv"
+    for extra in (["--joint"], ["--penalty", "8,10"], ["--top", "3", "--penalty", "8"],
+                  ["--top", "3", "--penalty", "8,1"]):
+        made = subprocess.run([sys.executable, str(ROOT / "bench" / "lookahead.py"), "royal-assassin", "--seeds", "1",
+                               *extra, "--csv", str(out)], capture_output=True, text=True, timeout=60)
+        assert made.returncode == 2, extra
+        assert "--" in made.stderr.splitlines()[-1] and "Traceback" not in made.stderr
+        assert not out.exists()
 
 def test_lookahead_curve_rows_of_the_shipped_paired_runs_are_the_shipped_curve():
     """The curve rows docs/play.md draws (fair-curves-0-199.png) come out of the runs' rows by
