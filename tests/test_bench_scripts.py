@@ -163,3 +163,11 @@ def test_lookahead_curve_rows_of_the_shipped_paired_runs_are_the_shipped_curve()
     rows = [line.split(",") for line in shipped[3:]]
     assert [(row[1], row[2], row[3]) for row in rows] == [("300", "116", "200"), ("600", "123", "200"),
                                                          ("1200", "120", "200"), ("2400", "126", "200")]
+
+
+def test_bench_readme_lists_every_script():
+    """bench/README.md's table names every script a developer can run (common.py is their
+    shared helper, not a script)."""
+    listed = set(re.findall(r"^\| `([a-z_]+\.py)` \|", (ROOT / "bench" / "README.md").read_text(), re.MULTILINE))
+    scripts = {path.name for path in (ROOT / "bench").glob("*.py")} - {"common.py"}
+    assert listed == scripts
