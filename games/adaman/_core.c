@@ -970,7 +970,31 @@ static inline int guaranteed_score(const Ctx *c, const State *s) {
 typedef struct {
     u64 unpayable;
     int fewest[MAX_CARDS], over[MAX_CARDS];
+    const State *s;        /* for tail_pays: the position, its remaining personalities, */
+    u64 remaining, ordered;  /* the owned and Capital cards in rank order, */
+    int gift;              /* the Excuse's gift (excuse_gift) */
 } LossTerms;
+
+/* Adaman._tail_pays: tail_keep's timing test for the personalities `paid` alone (those a
+ * loss controls): 0 where the cards carried past the arrival of one of them still to be
+ * dealt and those dealt after it cannot pay it and the ones after it. */
+static int tail_pays(const Ctx *c, const LossTerms *terms, u64 paid) {
+    const State *s = terms->s;
+    if (!(c->undealt_mask[s->dealt] & paid) || excuse_folds(c, s)) return 1;
+    int carried = ROW_SIZE + (terms->gift >= 0);
+    int over = 0, fewest = 0, need = 0;
+    for (int index = c->size - 1; index >= s->dealt; index--) {
+        int person = c->deck[index];
+        if (!(paid >> person & 1)) continue;
+        over += terms->over[person];
+        fewest += terms->fewest[person];
+        need += c->rank[person];
+        if (carried + c->after_count[index] < fewest) return 0;
+        if (best_n_ordered(c, terms->ordered & ~c->after_ordered[index], carried) + c->after_rank[index] < need + over)
+            return 0;
+    }
+    return 1;
+}
 
 static int some_loss_fits(const Ctx *c, const LossTerms *terms, const int *people, int n, int i, u64 chosen, int room,
                           int spare, int left, const lanes_t *slacks) {
@@ -978,7 +1002,8 @@ static int some_loss_fits(const Ctx *c, const LossTerms *terms, const int *peopl
         if (!chosen) return 0;
         for (int j = 0; j < n; j++)
             if (!(chosen >> people[j] & 1) && c->rank[people[j]] <= room) return 0;
-        return spare >= 0 && !(terms->unpayable & ~chosen) && left >= 0 && !lanes_negative(slacks, c->nlanes);
+        return spare >= 0 && !(terms->unpayable & ~chosen) && left >= 0 && !lanes_negative(slacks, c->nlanes) &&
+               tail_pays(c, terms, terms->remaining & ~chosen);
     }
     int p = people[i], r = c->rank[p];
     if (r <= room) {
@@ -999,6 +1024,7 @@ static int loss_can_reach(const Ctx *c, const State *s, int level) {
     LossTerms terms;
     terms.unpayable = 0;
     int gift = excuse_gift(c, s);  /* one card and its rank more */
+    terms.s = s, terms.remaining = remaining, terms.ordered = ordered, terms.gift = gift;
     int people[MAX_CARDS], n = 0, spare = popcount(owned) + (gift > 0);
     int left = rank_sum(c, owned) + (gift > 0 ? gift : 0);
     for (u64 rest = remaining; rest; rest &= rest - 1) {

@@ -179,30 +179,55 @@ class AdamanBounds(AdamanRules):
         personalities come at the very end at once, for a small cost on the others
         (bench/results/changes-kept.csv has the measurements).
         Not with the Excuse, which moves a card between the rows for free."""
-        deal = state.deal
-        undealt = deal.undealt_mask[state.dealt]
+        undealt = state.deal.undealt_mask[state.dealt]
         if not undealt & PERSONALITY_BITS or self._excuse_may_act(state):
             return limit
-        keep, over, fewest, need = limit, 0, 0, 0
-        spare_now = undealt & ~PERSONALITY_BITS
-        held = state.resources | state.capital & ~PERSONALITY_BITS
-        for index in range(len(deal.cards) - 1, state.dealt - 1, -1):
-            person = deal.cards[index]
-            if not PERSONALITY_BITS >> person & 1:
-                continue
-            over += _least_overpay(RANK[person], available & SHARES[person])  # score_upper_bound: payable
-            fewest += self._fewest_cards(person, available)
-            need += RANK[person]
-            after = deal.undealt_mask[index + 1] & ~PERSONALITY_BITS
-            count = ROW_SIZE + after.bit_count() - fewest
-            if count < 0:
+        keep, held = limit, state.resources | state.capital & ~PERSONALITY_BITS | undealt & ~PERSONALITY_BITS
+        for step in self._tail_steps(state, PERSONALITY_BITS, available):
+            if step is None or step[0] < 0:
                 return -1
-            keep = min(keep, self._best_cards(held | spare_now & ~after, ROW_SIZE) + total_rank(after) - need - over)
+            count, by_rank = step
+            keep = min(keep, by_rank)
             if count < ROW_SIZE - 1:
-                keep = min(keep, self._best_cards(held | spare_now, count))
+                keep = min(keep, self._best_cards(held, count))
             if keep < 0:
                 return -1
         return keep
+
+    def _tail_steps(self, state: AdamanState, people: int, available: int):
+        """`_tail_keep`'s argument step by step: for each personality of `people` still to
+        be dealt, q, from the last dealt back, what the cards carried past q's arrival (at
+        most 5 of those dealt before it) and the non-personalities dealt after it leave once
+        q and those of `people` dealt after it are paid: (cards, by their fewest cards;
+        rank, by their ranks and least overpays), negative when they cannot be; None when
+        nothing can pay q (and no step after it)."""
+        deal = state.deal
+        undealt = deal.undealt_mask[state.dealt]
+        held = state.resources | state.capital & ~PERSONALITY_BITS | undealt & ~PERSONALITY_BITS
+        over, fewest, need = 0, 0, 0
+        for index in range(len(deal.cards) - 1, state.dealt - 1, -1):
+            person = deal.cards[index]
+            if not people >> person & 1:
+                continue
+            least = _least_overpay(RANK[person], available & SHARES[person])
+            if least is None:
+                yield None
+                return
+            over += least
+            fewest += self._fewest_cards(person, available)
+            need += RANK[person]
+            after = deal.undealt_mask[index + 1] & ~PERSONALITY_BITS
+            yield (ROW_SIZE + after.bit_count() - fewest,
+                   self._best_cards(held & ~after, ROW_SIZE) + total_rank(after) - need - over)
+
+    def _tail_pays(self, state: AdamanState, paid: int, available: int) -> bool:
+        """Whether the personalities `paid` (those a loss controls) can all be paid as far as
+        `_tail_steps` tells: each step leaves no fewer than 0 cards and 0 rank.  Not with
+        the Excuse still to act (as `_tail_keep`)."""
+        if not state.deal.undealt_mask[state.dealt] & paid or self._excuse_may_act(state):
+            return True
+        return all(step is not None and step[0] >= 0 and step[1] >= 0
+                   for step in self._tail_steps(state, paid, available))
 
     def move_bounds(self, state: AdamanState, moves: list[tuple[int, int]], floor: int | None = None) -> list[int]:
         """Per move, a bound on its child's value without making the child, from the
@@ -393,6 +418,7 @@ class AdamanBounds(AdamanRules):
         remaining, owned, capital = self._relaxation(state)
         return any(self._hall_slacks(paid, owned, capital) is not None and self._spare_cards(paid, owned, capital) >= 0
                    and total_rank(owned) - total_rank(paid) >= self._least_overpays(paid, owned | capital)
+                   and self._tail_pays(state, paid, owned | capital)
                    for paid in self._controllable_sets(remaining, self.personality_total - level))
 
     @staticmethod

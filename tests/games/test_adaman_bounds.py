@@ -14,11 +14,11 @@ import pytest
 from adaman_play import playout
 
 from games import make_game
-from games.adaman.bounds import _least_overpay, total_rank
+from games.adaman.bounds import AdamanBounds, _least_overpay, total_rank
 from games.adaman.rules import PLAYING
 from games.decks import decktet_lookup
 from solver.cpsat import refined_upper_bound
-from solver.search import WON, Budget, solve
+from solver.search import LOST, WON, Budget, solve
 
 GAMES = {
     "basic": make_game("adaman"),
@@ -333,3 +333,23 @@ def test_the_static_cover_never_refutes_a_winning_line(variants):
         for position in path:
             assert game.may_exceed(position, score - 1, score), game.describe(position)
     assert len(lines) >= 10
+
+
+def test_a_lost_deals_level_probe_is_cut_by_when_the_last_personalities_arrive(monkeypatch):
+    """Seed 163 is lost with optimum 56 (data/catalogue/adaman.jsonl, proved without this
+    test's cut).  After its first two moves no loss scoring 57 is left, because the
+    personalities still to come cannot be paid from the 5 cards carried past their arrival
+    and the cards dealt after them; the Hall test, the card count and the rank alone let 57
+    through.  With that cut in both engines the search proves 56 within 100,000 states."""
+    game = make_game("adaman")
+    state = game.initial_state(game.deal_from_seed(163))
+    for text in ("Sailor <- Discovery", "Ace of Moons <- Mountain"):
+        state = game.apply(state, game.parse_move(state, text))
+    assert not game.loss_can_reach(state, 57)
+    with monkeypatch.context() as patched:
+        patched.setattr(AdamanBounds, "_tail_pays", lambda *arguments: True)
+        assert game.loss_can_reach(state, 57)
+    deal = game.initial_state(game.deal_from_seed(163))
+    for engine in ("compiled", "pruned"):
+        result = solve(game, deal, "optimal", engine, Budget(max_states=100_000))
+        assert (result.verdict, result.score) == (LOST, 56), engine
