@@ -820,10 +820,11 @@ static inline int can_still_win(const Ctx *c, const State *s) {
     lanes_t slacks[MAX_GROUPS / LANES];
     relaxation(c, s, &remaining, &owned, &capital);
     const int *over_of;
-    int gift = excuse_gift(c, s);
-    return hall_slacks(c, s, slacks) &&
-           spare_cards(c, remaining, owned, available_in_rank_order(c, s), NULL, gift) >= 0 &&
-           rank_left(c, s, remaining, owned, capital, &over_of, gift) >= 0;
+    int gift = excuse_gift(c, s), fewest_of[MAX_CARDS];
+    u64 ordered = available_in_rank_order(c, s);
+    return hall_slacks(c, s, slacks) && spare_cards(c, remaining, owned, ordered, fewest_of, gift) >= 0 &&
+           rank_left(c, s, remaining, owned, capital, &over_of, gift) >= 0 &&
+           tail_keep(c, s, ordered, over_of, fewest_of, INT32_MAX, gift) >= 0;  /* _tail_pays of them all */
 }
 
 /* may_exceed (Adaman.may_exceed): the relaxation's exact static covering problem, searched

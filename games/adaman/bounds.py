@@ -338,7 +338,8 @@ class AdamanBounds(AdamanRules):
         remaining, owned, capital = self._relaxation(state)
         return (self._hall_slacks(remaining, owned, capital) is not None
                 and self._spare_cards(remaining, owned, capital) >= 0
-                and self._rank_left(remaining, owned, capital) >= 0)
+                and self._rank_left(remaining, owned, capital) >= 0
+                and self._tail_pays(state, remaining, owned | capital))
 
     def may_exceed(self, state: AdamanState, floor: int, ceiling: int) -> bool:
         """Whether a win scoring more than `floor` may remain, by the relaxation's exact

@@ -353,3 +353,20 @@ def test_a_lost_deals_level_probe_is_cut_by_when_the_last_personalities_arrive(m
     for engine in ("compiled", "pruned"):
         result = solve(game, deal, "optimal", engine, Budget(max_states=100_000))
         assert (result.verdict, result.score) == (LOST, 56), engine
+
+
+def test_a_deal_whose_last_personalities_come_too_late_is_refuted_at_once(monkeypatch):
+    """Seed 997 is lost (data/catalogue/adaman.jsonl, a complete search of 3.4 million
+    states).  Already at the deal no win is left by when the personalities arrive: those
+    still to come cannot all be paid from the 5 cards carried past their arrival and the
+    cards dealt after them, though the Hall test, the card count and the rank let a win
+    through.  Both engines now refute a win within 100 states."""
+    game = make_game("adaman")
+    deal = game.initial_state(game.deal_from_seed(997))
+    assert not game.can_still_win(deal)
+    with monkeypatch.context() as patched:
+        patched.setattr(AdamanBounds, "_tail_pays", lambda *arguments: True)
+        assert game.can_still_win(deal)
+    for engine in ("compiled", "pruned"):
+        result = solve(game, deal, "winnable", engine, Budget(max_states=100))
+        assert result.verdict == LOST, engine
