@@ -605,21 +605,22 @@ static inline int rank_left(const Ctx *c, const State *s, u64 remaining, u64 own
            least_waste(c, s, remaining, owned, capital, over_of);
 }
 
-/* Adaman._tail_keep: `limit`, or less where the personalities still to be dealt cap
- * what a win keeps; -1: no win.  `all`: the owned and Capital cards in rank order;
+/* Adaman._tail_keep: `limit`, or less where the personalities of `people` still to be
+ * dealt cap what a win keeps (every personality: the win bound; those a loss controls:
+ * tail_pays); -1: no win.  `all`: the owned and Capital cards in rank order;
  * over_of[] and fewest_of[] hold each remaining personality's least overpay and fewest
  * cards from them.  Where the Excuse may yet give a Capital card (gift >= 0, excuse_gift)
  * one card more than Resources hold is carried past the arrival of a personality: the
  * card it gives from the Capital. */
-static int tail_keep(const Ctx *c, const State *s, u64 all, const int *over_of, const int *fewest_of, int limit,
-                     int gift) {
+static int tail_keep(const Ctx *c, const State *s, u64 people, u64 all, const int *over_of, const int *fewest_of,
+                     int limit, int gift) {
     u64 undealt = c->undealt_mask[s->dealt];
-    if (!(undealt & c->pers) || excuse_folds(c, s)) return limit;
+    if (!(undealt & people) || excuse_folds(c, s)) return limit;
     int carried = ROW_SIZE + (gift >= 0);
     int keep = limit, over = 0, fewest = 0, need = 0;
     for (int index = c->size - 1; index >= s->dealt; index--) {
         int person = c->deck[index];
-        if (!(c->pers >> person & 1)) continue;
+        if (!(people >> person & 1)) continue;
         over += over_of[person];
         fewest += fewest_of[person];
         need += c->rank[person];
@@ -650,7 +651,7 @@ static int upper_bound(const Ctx *c, const State *s) {
     int left = spare >= 0 ? rank_left(c, s, remaining, owned, capital, &over_of, gift) : -1;
     if (left >= 0) {
         int keepable = best_keepable(c, ordered, slacks, spare < ROW_SIZE - 1 ? spare : ROW_SIZE - 1, left);
-        int keep = tail_keep(c, s, ordered, over_of, fewest_of, keepable < left ? keepable : left, gift);
+        int keep = tail_keep(c, s, c->pers, ordered, over_of, fewest_of, keepable < left ? keepable : left, gift);
         if (keep >= 0) return c->personality_total + keep;
     }
     u64 available = owned | capital;
@@ -824,7 +825,7 @@ static inline int can_still_win(const Ctx *c, const State *s) {
     u64 ordered = available_in_rank_order(c, s);
     return hall_slacks(c, s, slacks) && spare_cards(c, remaining, owned, ordered, fewest_of, gift) >= 0 &&
            rank_left(c, s, remaining, owned, capital, &over_of, gift) >= 0 &&
-           tail_keep(c, s, ordered, over_of, fewest_of, INT32_MAX, gift) >= 0;  /* _tail_pays of them all */
+           tail_keep(c, s, remaining, ordered, over_of, fewest_of, INT32_MAX, gift) >= 0;  /* _tail_pays */
 }
 
 /* may_exceed (Adaman.may_exceed): the relaxation's exact static covering problem, searched
@@ -977,24 +978,9 @@ typedef struct {
 } LossTerms;
 
 /* Adaman._tail_pays: tail_keep's timing test for the personalities `paid` alone (those a
- * loss controls): 0 where the cards carried past the arrival of one of them still to be
- * dealt and those dealt after it cannot pay it and the ones after it. */
-static int tail_pays(const Ctx *c, const LossTerms *terms, u64 paid) {
-    const State *s = terms->s;
-    if (!(c->undealt_mask[s->dealt] & paid) || excuse_folds(c, s)) return 1;
-    int carried = ROW_SIZE + (terms->gift >= 0);
-    int over = 0, fewest = 0, need = 0;
-    for (int index = c->size - 1; index >= s->dealt; index--) {
-        int person = c->deck[index];
-        if (!(paid >> person & 1)) continue;
-        over += terms->over[person];
-        fewest += terms->fewest[person];
-        need += c->rank[person];
-        if (carried + c->after_count[index] < fewest) return 0;
-        if (best_n_ordered(c, terms->ordered & ~c->after_ordered[index], carried) + c->after_rank[index] < need + over)
-            return 0;
-    }
-    return 1;
+ * loss controls). */
+static inline int tail_pays(const Ctx *c, const LossTerms *terms, u64 paid) {
+    return tail_keep(c, terms->s, paid, terms->ordered, terms->over, terms->fewest, INT32_MAX, terms->gift) >= 0;
 }
 
 static int some_loss_fits(const Ctx *c, const LossTerms *terms, const int *people, int n, int i, u64 chosen, int room,
