@@ -108,7 +108,6 @@ def test_lookahead_replays_a_shipped_row_and_compares_the_shipped_runs(tmp_path)
     assert lines[1] == "won by one only: 59 and 75; two-sided sign test p = 0.195"
 
 
-
 @pytest.mark.parametrize("estimator, shipped_file, compared", [
     (["--joint", "--worlds", "60"], "royal-assassin-fair-joint-0-199.csv",
      ("137 deals: royal-assassin-fair-300-0-199.csv won 96, royal-assassin-fair-joint-0-199.csv won 78",
@@ -150,6 +149,7 @@ def test_the_estimators_not_kept_need_top_and_a_well_formed_penalty(tmp_path):
         assert made.returncode == 2, extra
         assert "--" in made.stderr.splitlines()[-1] and "Traceback" not in made.stderr
         assert not out.exists()
+
 
 def test_lookahead_curve_rows_of_the_shipped_paired_runs_are_the_shipped_curve():
     """The curve rows docs/play.md draws (fair-curves-0-199.png) come out of the runs' rows by
