@@ -35,12 +35,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from app.benchmark import parse_seed_range  # noqa: E402
 from app.policies import FairPolicy, play_deal  # noqa: E402
 from games import make_game  # noqa: E402
-from games.base import Verdict  # noqa: E402
-from solver.analysis import analyse  # noqa: E402
-from solver.fair import FAIR_SAMPLES, fair_hint_for_state, sample_budget, sample_question, visible_model  # noqa: E402
+from solver.fair import (  # noqa: E402
+    FAIR_SAMPLES,
+    WIN_WEIGHT,
+    fair_hint_for_state,
+    sample_budget,
+    sample_question,
+    solve_sample,
+    visible_model,
+)
 from solver.stats import wilson_interval  # noqa: E402
-
-WIN_WEIGHT = 0.9  # the fair hint's reward: a win, then the score
 
 
 class LookAhead(FairPolicy):
@@ -73,7 +77,7 @@ class LookAhead(FairPolicy):
             child = game.apply(world, move)
             outcome = game.outcome(child)
             if outcome is not None:
-                total += WIN_WEIGHT * outcome.won + (1 - WIN_WEIGHT) * outcome.score / game.max_score
+                total += _reward(game, outcome.won, outcome.score)
             else:
                 inner = self._hint(game, child, self.inner_samples, random.Random(rng.random()))
                 total += inner.estimates[0].reward(game.max_score)
@@ -161,15 +165,13 @@ def _to_decision(game, state):
 def _solved(game, state, mode, budget) -> tuple[float, object]:
     """A sample's reward as the fair hint counts it (a win, then the score), and the first
     move of the line the solver found (None at the end)."""
-    outcome = game.outcome(state)
-    if outcome is not None:
-        return WIN_WEIGHT * outcome.won + (1 - WIN_WEIGHT) * outcome.score / game.max_score, None
-    result = analyse(game, state, mode, budget)
-    won = result.verdict == Verdict.WON
-    score = result.score if result.score is not None else result.line_score or 0
-    if mode == "winnable":
-        score = result.line_score if won and result.line_score is not None else 0
-    return WIN_WEIGHT * won + (1 - WIN_WEIGHT) * score / game.max_score, result.line[0] if result.line else None
+    won, _, score, line = solve_sample(game, state, budget, mode)
+    return _reward(game, won, score), line[0] if line else None
+
+
+def _reward(game, won: bool, score: int) -> float:
+    """The fair hint's reward of one sample (MoveEstimate.reward): mostly the win, a little the score."""
+    return WIN_WEIGHT * won + (1 - WIN_WEIGHT) * score / game.max_score
 
 
 def play(game_name: str, seeds: list[int], policy, out: Path) -> None:

@@ -342,20 +342,26 @@ def _until(budget: Budget, deadline: float | None, now: float | None) -> Budget:
     return replace(budget, time_limit=left if budget.time_limit is None else min(budget.time_limit, left))
 
 
+def solve_sample(game: Game, state: Any, budget: Budget, mode: str) -> tuple[bool, bool, int, list]:
+    """One sampled world from `state` on, solved under the budget and counted as the fair
+    hint counts it: (won, unknown: the budget ran out first, score, the line found).  In
+    mode "winnable" only a win scores."""
+    outcome = game.outcome(state)
+    if outcome is not None:
+        return outcome.won, False, outcome.score, []
+    result = analyse(game, state, mode, budget)
+    won = result.verdict == Verdict.WON
+    unknown = result.verdict == Verdict.UNDECIDED and not won
+    score = result.score if result.score is not None else result.line_score or 0
+    if mode == "winnable":
+        score = result.line_score if won and result.line_score is not None else 0
+    return won, unknown, score, result.line
+
+
 def _sample(game: Game, world: Any, arm: MoveEstimate, budget: Budget, mode: str) -> None:
     """Play the move in one sampled world and solve what follows under the budget."""
-    child = game.apply(world, arm.move)
-    outcome = game.outcome(child)
-    if outcome is not None:
-        won, unknown, score, moves_to_end = outcome.won, False, outcome.score, 0
-    else:
-        result = analyse(game, child, mode, budget)
-        won = result.verdict == Verdict.WON
-        unknown = result.verdict == Verdict.UNDECIDED and not won
-        score = result.score if result.score is not None else result.line_score or 0
-        if mode == "winnable":
-            score = result.line_score if won and result.line_score is not None else 0
-        moves_to_end = len(result.line)
+    won, unknown, score, line = solve_sample(game, game.apply(world, arm.move), budget, mode)
+    moves_to_end = len(line)
     arm.samples += 1
     arm.wins += won
     arm.unknown += unknown
