@@ -3,6 +3,7 @@ the same as text and as a plot (matplotlib, imported only when a plot is asked f
 
 from __future__ import annotations
 
+import math
 import os
 from collections import Counter
 from collections.abc import Iterable
@@ -42,6 +43,22 @@ def seed_list(seeds: Iterable[int]) -> str:
     return ",".join(parts)
 
 
+def optimum_median_range(rows: list[dict]) -> list[float | None] | None:
+    """Where the median of every seed's optimum lies while some optima are not proven: the
+    median with each unproven seed at the best score its line reached (the least its
+    optimum can be) and the median with each at its proven bound (the most), a seed
+    without a line or without a bound counted below or above every score (None: that end
+    is unknown).  None where there is nothing to bracket: every optimum is proven, or none."""
+    proven = [row["score"] for row in rows if row.get("score") is not None]
+    if not proven or len(proven) == len(rows):
+        return None
+    unproven = [row for row in rows if row.get("score") is None]
+    lowest = [row["best"] if row.get("best") is not None else -math.inf for row in unproven]
+    highest = [row["bound"] if row.get("bound") is not None else math.inf for row in unproven]
+    ends = (median(proven + lowest), median(proven + highest))
+    return [end if math.isfinite(end) else None for end in ends]
+
+
 def summarise(catalogue: Catalogue) -> dict:
     """The figures of a catalogue: outcomes, win rate with its Wilson 95 % interval, the
     distribution of proven scores, solve-time percentiles and states.
@@ -77,6 +94,7 @@ def summarise(catalogue: Catalogue) -> dict:
         "scores": {str(score): scores[score] for score in sorted(scores)},
         "score_median": median(list(scores.elements())) if scores else None,
         "score_mode": max(sorted(scores), key=lambda score: scores[score]) if scores else None,
+        "optimum_median": optimum_median_range(rows) if header["mode"] == "optimal" else None,
         "seconds": _spread(seconds), "states": _spread(states), "seconds_total": sum(seconds),
         "engines": sorted({row["engine"] for row in rows if row.get("engine")}),
         "stopped": dict(Counter(limit_kind(row["stopped"]) for row in rows if row.get("stopped"))),
@@ -122,6 +140,8 @@ def format_summary(summary: dict) -> list[str]:
     if summary["scores"]:
         lines.append(f"scores        {summary['proven_scores']:,} proven: median {summary['score_median']:g}, "
                      f"mode {summary['score_mode']}")
+        if summary.get("optimum_median"):
+            lines.append(_optimum_median_line(summary))
     else:
         lines.append(f"scores        {summary['proven_scores']:,} proven (none: mode winnable, or no search finished)")
     widest = max(summary["scores"].values(), default=1)
@@ -129,6 +149,17 @@ def format_summary(summary: dict) -> list[str]:
         bar = "#" * max(1, round(40 * count / widest))
         lines.append(f"  {score:>5} {count:>8,}  {bar}")
     return lines
+
+
+def _optimum_median_line(summary: dict) -> str:
+    """The bracket of the median optimum over every seed, in words."""
+    low, high = summary["optimum_median"]
+    unproven = summary["seeds"] - summary["proven_scores"]
+    within = (f"within [{low:g}, {high:g}]" if low is not None and high is not None
+              else f"at least {low:g}" if low is not None else f"at most {high:g}" if high is not None
+              else "unknown")
+    return (f"              median optimum of all {summary['seeds']:,} seeds {within} (the {unproven:,} "
+            "unproven at their best line for the low end, at their proven bound, or unbounded, for the high)")
 
 
 def plot(catalogue: Catalogue, out: str | os.PathLike) -> Path:

@@ -448,6 +448,39 @@ def test_figures_count_undecided_as_lost_for_the_low_end_and_won_for_the_high(tm
     assert "6 proven: median 75, mode 70" in text
 
 
+def test_the_median_optimum_of_every_seed_is_bracketed_while_some_are_unproven(tmp_path):
+    book = catalogue.read(hand_made(tmp_path / "hand.jsonl"))
+    # low: the unproven at their best lines 85, 40, 60 and below every score (no line):
+    # -inf 30 40 60 70 | 70 80 85 90 95; high: the four unbounded: 30 70 70 80 90 | 95 and above
+    assert catalogue.summarise(book)["optimum_median"] == [70, 92.5]
+    text = "\n".join(catalogue.format_summary(catalogue.summarise(book)))
+    assert "median optimum of all 10 seeds within [70, 92.5] (the 4 unproven" in text
+    for seed, bound in ((4, 88), (7, 45), (8, 65), (9, 50)):
+        book.rows[seed]["bound"] = bound  # proven bounds (King's Reign's rows carry them)
+    # high: 30 45 50 65 70 | 70 80 88 90 95
+    assert catalogue.summarise(book)["optimum_median"] == [70, 70]
+    for row in book.rows.values():
+        row.pop("bound", None)
+        if row["score"] is None:
+            row["best"] = None
+    for seed in (0, 1):
+        book.rows[seed]["score"] = None
+    # six unproven, four without a line, none bounded: low -inf x4 30 | 70 70 80 90 95, high unknown
+    assert catalogue.summarise(book)["optimum_median"] == [50, None]
+    assert "median optimum of all 10 seeds at least 50 (the 6 unproven" in "\n".join(
+        catalogue.format_summary(catalogue.summarise(book)))
+
+
+def test_every_optimum_proven_or_none_gives_no_bracket(tmp_path):
+    book = catalogue.read(hand_made(tmp_path / "hand.jsonl"))
+    for row in book.rows.values():
+        row["score"] = row["score"] if row["score"] is not None else row["best"] or 0
+    assert catalogue.summarise(book)["optimum_median"] is None
+    for row in book.rows.values():
+        row["score"] = None
+    assert catalogue.summarise(book)["optimum_median"] is None
+
+
 def test_the_running_win_rate_ends_at_the_summary_figures_and_counts_each_seed_once(tmp_path):
     book = catalogue.read(hand_made(tmp_path / "hand.jsonl"))
     curve = catalogue.summary.running_win_rate(book, points=4)
