@@ -471,6 +471,13 @@ def test_the_median_optimum_of_every_seed_is_bracketed_while_some_are_unproven(t
         catalogue.format_summary(catalogue.summarise(book)))
 
 
+def test_an_odd_count_takes_its_middle_value_beside_an_unbounded_seed():
+    rows = [{"score": 1}, {"score": 2}, {"score": None, "best": 0}]
+    assert catalogue.summary.optimum_median_range(rows) == [1, 2]  # 0 1 2 and 1 2 above every score
+    rows = [{"score": 5}, {"score": None, "best": 3}, {"score": None, "best": None}]
+    assert catalogue.summary.optimum_median_range(rows) == [3, None]
+
+
 def test_every_optimum_proven_or_none_gives_no_bracket(tmp_path):
     book = catalogue.read(hand_made(tmp_path / "hand.jsonl"))
     for row in book.rows.values():
