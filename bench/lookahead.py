@@ -37,12 +37,12 @@ from app.policies import FairPolicy, play_deal  # noqa: E402
 from games import make_game  # noqa: E402
 from solver.fair import (  # noqa: E402
     FAIR_SAMPLES,
-    WIN_WEIGHT,
     fair_hint_for_state,
     sample_budget,
     sample_question,
     solve_sample,
     visible_model,
+    win_then_score,
 )
 from solver.stats import wilson_interval  # noqa: E402
 
@@ -77,7 +77,7 @@ class LookAhead(FairPolicy):
             child = game.apply(world, move)
             outcome = game.outcome(child)
             if outcome is not None:
-                total += _reward(game, outcome.won, outcome.score)
+                total += win_then_score(outcome.won, outcome.score, game.max_score)
             else:
                 inner = self._hint(game, child, self.inner_samples, random.Random(rng.random()))
                 total += inner.estimates[0].reward(game.max_score)
@@ -166,12 +166,7 @@ def _solved(game, state, mode, budget) -> tuple[float, object]:
     """A sample's reward as the fair hint counts it (a win, then the score), and the first
     move of the line the solver found (None at the end)."""
     won, _, score, line = solve_sample(game, state, budget, mode)
-    return _reward(game, won, score), line[0] if line else None
-
-
-def _reward(game, won: bool, score: int) -> float:
-    """The fair hint's reward of one sample (MoveEstimate.reward): mostly the win, a little the score."""
-    return WIN_WEIGHT * won + (1 - WIN_WEIGHT) * score / game.max_score
+    return win_then_score(won, score, game.max_score), line[0] if line else None
 
 
 def play(game_name: str, seeds: list[int], policy, out: Path) -> None:

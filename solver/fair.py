@@ -64,6 +64,12 @@ WIN_WEIGHT = 0.9
 QUICK_WEIGHT = 0.05
 
 
+def win_then_score(won: float, score: float, max_score: int) -> float:
+    """The fair hint's reward in 0..1 of a sample (or the mean of several): mostly the
+    win, a little the score."""
+    return WIN_WEIGHT * won + (1 - WIN_WEIGHT) * (score / max(max_score, 1))
+
+
 @dataclass
 class MoveEstimate:
     """What the samples of one move found: wins, unknowns (budget ran out), the score total."""
@@ -107,9 +113,9 @@ class MoveEstimate:
     def reward(self, max_score: int, quick: bool = False) -> float:
         """The mean reward of a sample in 0..1: mostly the win, a little the score, and with
         `quick` (positions repeat) a little how soon the win comes."""
-        score_share = self.mean_score / max(max_score, 1)
         if not quick:
-            return WIN_WEIGHT * self.win_rate + (1 - WIN_WEIGHT) * score_share
+            return win_then_score(self.win_rate, self.mean_score, max_score)
+        score_share = self.mean_score / max(max_score, 1)
         quickness = self.quickness_total / self.samples if self.samples else 0.0
         return (WIN_WEIGHT * self.win_rate + (1 - WIN_WEIGHT - QUICK_WEIGHT) * score_share
                 + QUICK_WEIGHT * quickness)

@@ -31,6 +31,8 @@ def percentile(values: Sequence[float], fraction: float) -> float:
     position = fraction * (len(ordered) - 1)
     low = math.floor(position)
     high = min(low + 1, len(ordered) - 1)
+    if position == low or ordered[low] == ordered[high]:
+        return ordered[low]  # no interpolation: exact, also beside an infinite neighbour
     return ordered[low] + (ordered[high] - ordered[low]) * (position - low)
 
 

@@ -182,7 +182,7 @@ class AdamanBounds(AdamanRules):
         undealt = state.deal.undealt_mask[state.dealt]
         if not undealt & PERSONALITY_BITS or self._excuse_may_act(state):
             return limit
-        keep, held = limit, state.resources | state.capital & ~PERSONALITY_BITS | undealt & ~PERSONALITY_BITS
+        keep, held = limit, self._keepable_cards(state)
         for step in self._tail_steps(state, PERSONALITY_BITS, available):
             if step is None or step[0] < 0:
                 return -1
@@ -202,8 +202,7 @@ class AdamanBounds(AdamanRules):
         rank, by their ranks and least overpays), negative when they cannot be; None when
         nothing can pay q (and no step after it)."""
         deal = state.deal
-        undealt = deal.undealt_mask[state.dealt]
-        held = state.resources | state.capital & ~PERSONALITY_BITS | undealt & ~PERSONALITY_BITS
+        held = self._keepable_cards(state)
         over, fewest, need = 0, 0, 0
         for index in range(len(deal.cards) - 1, state.dealt - 1, -1):
             person = deal.cards[index]
@@ -219,6 +218,13 @@ class AdamanBounds(AdamanRules):
             after = deal.undealt_mask[index + 1] & ~PERSONALITY_BITS
             yield (ROW_SIZE + after.bit_count() - fewest,
                    self._best_cards(held & ~after, ROW_SIZE) + total_rank(after) - need - over)
+
+    @staticmethod
+    def _keepable_cards(state: AdamanState) -> int:
+        """The cards a win may yet keep or pay with: Resources, the Capital's
+        non-personalities and every non-personality still to be dealt."""
+        undealt = state.deal.undealt_mask[state.dealt]
+        return state.resources | state.capital & ~PERSONALITY_BITS | undealt & ~PERSONALITY_BITS
 
     def _tail_pays(self, state: AdamanState, paid: int, available: int) -> bool:
         """Whether the personalities `paid` (those a loss controls) can all be paid as far as

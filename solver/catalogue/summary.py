@@ -55,19 +55,8 @@ def optimum_median_range(rows: list[dict]) -> list[float | None] | None:
     unproven = [row for row in rows if row.get("score") is None]
     lowest = [row["best"] if row.get("best") is not None else -math.inf for row in unproven]
     highest = [row["bound"] if row.get("bound") is not None else math.inf for row in unproven]
-    ends = (_middle(proven + lowest), _middle(proven + highest))
+    ends = (median(proven + lowest), median(proven + highest))
     return [end if math.isfinite(end) else None for end in ends]
-
-
-def _middle(values: list[float]) -> float:
-    """The median of values some of which may be infinite (interpolating towards an
-    infinite neighbour of an odd count's middle would give nan)."""
-    ordered = sorted(values)
-    half = len(ordered) // 2
-    if len(ordered) % 2:
-        return ordered[half]
-    below, above = ordered[half - 1], ordered[half]
-    return below if below == above else (below + above) / 2
 
 
 def summarise(catalogue: Catalogue) -> dict:
