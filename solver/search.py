@@ -413,7 +413,6 @@ class _Search:
         self.proved_lost = False  # optimal mode: the complete win search found none
         self.level = game.lowest_win_score  # what find_win looks for: a line scoring this much
         self.narrowed = 0  # value(): moves searched per position in the first pass (0: all)
-        self.cuts = 0  # find_win's rounds: the moves and subtrees left out so far
 
     # ----- optimal score ------------------------------------------------------------------
     def run_optimal(self, root) -> SolveResult:
@@ -638,23 +637,16 @@ class _Search:
 
         With `allowed`, only lines leaving the move order at most that many times are
         searched (one round of limited discrepancy search), and what failed is remembered
-        per round in `self.tried` with the discrepancies it had.  A subtree that a round
-        searched whole (it left out no move, met no state of `self.tried`) is refuted for
-        good and goes into the table, which every round and the complete search consult:
-        the later rounds and the complete search do not search it again."""
+        per round in `self.tried` with the discrepancies it had, not in the table."""
         game = self.game
         key = game.key(state)
         complete = allowed is None
-        if key in self.table:
+        if key in self.table if complete else self.tried.get(key, -1) >= allowed:
             self.stats.table_hits += 1
-            return False
-        if not complete and self.tried.get(key, -1) >= allowed:
-            self.stats.table_hits += 1
-            self.cuts += 1
             return False
         self._count(depth)
-        cuts = self.cuts
         outcome = game.outcome(state)
+        dead = True
         if outcome is not None:
             self._note_terminal(outcome.score)
             if outcome.score >= self.level:  # at a win's level: a win
@@ -662,18 +654,18 @@ class _Search:
         elif game.guaranteed_score(state) >= self.level:
             return True
         elif not self.bounded or self._may_reach(state):
+            dead = False
             for rank, move in enumerate(self._reaching(state, self._moves(state, depth))):
                 if not complete and rank and not allowed:
-                    self.cuts += 1
                     break
                 self.path.append(move)
                 if self.find_win(game.apply(state, move), depth + 1, None if complete else allowed - (rank > 0)):
                     return True
                 self.path.pop()
-        if complete or self.cuts == cuts:
+        if complete:
             self._store(key, None, True)
         else:
-            self._remember(self.tried, key, allowed)
+            self._remember(self.tried, key, self.settings.lds_rounds if dead else allowed)
         return False
 
     def _reaching(self, state, moves: list) -> list:
