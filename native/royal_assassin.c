@@ -199,7 +199,8 @@ PyDoc_STRVAR(solve_doc,
 "royal_value 16 ints ([column * 4 + code]), opponents 8 ints (two columns per suit).\n"
 "mode 'optimal' or 'winnable'; time_limit (seconds), max_states, max_table, max_bytes (the\n"
 "tables' slots): None for no\n"
-"limit; schedule: (lds_rounds, first_pass_moves, level_probes, replace_when_full),\n"
+"limit; schedule: (lds_rounds, first_pass_moves, level_probes, replace_when_full,\n"
+"keep_whole_refutations),\n"
 "solver/search.py's SearchSettings.schedule.\n"
 "\n"
 "Returns (verdict, score, line, line_score, states, table_hits, unique, max_depth,\n"
@@ -212,10 +213,10 @@ static PyObject *core_solve(PyObject *self, PyObject *args) {
     int pos, jokers_on, available, turned, redeal_blocked, status;
     Schedule schedule;
     const char *mode;
-    if (!PyArg_ParseTuple(args, "OiOOOiiiiiOsOOOO(iiii)", &stock_obj, &pos, &reserve_obj, &columns_obj, &locks_obj,
+    if (!PyArg_ParseTuple(args, "OiOOOiiiiiOsOOOO(iiiii)", &stock_obj, &pos, &reserve_obj, &columns_obj, &locks_obj,
                           &jokers_on, &available, &turned, &redeal_blocked, &status, &tables, &mode, &time_obj,
                           &states_obj, &table_obj, &bytes_obj, &schedule.lds_rounds, &schedule.first_pass_moves,
-                          &schedule.level_probes, &schedule.replace_when_full))
+                          &schedule.level_probes, &schedule.replace_when_full, &schedule.keep_whole_refutations))
         return NULL;
     int optimal = parse_mode(mode);
     if (optimal < 0) return NULL;

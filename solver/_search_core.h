@@ -10,7 +10,7 @@
  *
  *   - search: search_win (LDS rounds of limited discrepancy search with find_win, each
  *     remembered in `tried`, then the complete find_win whose table holds refuted
- *     states) and run_optimal (search_win for an incumbent, a won deal's first pass over a
+ *     states, with the subtrees a round searched whole) and run_optimal (search_win for an incumbent, a won deal's first pass over a
  *     narrowed tree (first_pass), then probes upwards from it to
  *     the bound, each a value() that stops at its first line reaching the target:
  *     moves whose move_bounds cannot beat the bar are not played (their bound stands in
@@ -111,6 +111,7 @@ typedef struct {
     int first_pass_moves;  /* a won deal's value probes first over this many moves a position (0: none) */
     int level_probes;      /* a lost deal's optimum by level probes (0: value probes) */
     int replace_when_full; /* a table at its cap replaces entries instead of ending the search */
+    int keep_whole_refutations; /* what a round of find_win refuted whole goes into `table` */
 } Schedule;
 #define SLOT_EXACT (1ULL << 62)
 #define SLOT_USED (1ULL << 63)
@@ -143,8 +144,10 @@ typedef struct {
     Table table, tried;
     int lds_rounds, first_pass_moves, level_probes;  /* the schedule (solver/search.py's SearchSettings) */
     int replace_when_full;            /* a table at its cap replaces entries instead of ending the search */
+    int keep_whole_refutations;       /* what a round of find_win refuted whole goes into `table` */
     /* stats */
     long long states, table_hits;
+    long long cuts;                   /* find_win's rounds: the moves and subtrees left out so far */
     int max_depth;
     /* lines */
     Move path[MAX_DEPTH];
@@ -371,8 +374,9 @@ static inline int is_terminal(const Ctx *c, const State *s) {
 /* find_win: 1 when a win is reachable (x->path then holds the moves to it).  With
  * allowed >= 0 only the lines that leave the move order at most `allowed` times are
  * searched (one round of limited discrepancy search), remembered in `tried` with the
- * discrepancies they had; with allowed = COMPLETE, the complete search, remembered in
- * `table`.  As find_win in solver/search.py. */
+ * discrepancies they had, or (keep_whole_refutations) in `table` where the round left out
+ * no move below (x->cuts did not move); with allowed = COMPLETE, the complete search,
+ * remembered in `table`.  As find_win in solver/search.py. */
 #define COMPLETE (-1)
 /* _reaching: the moves (in order) whose move bound reaches the level sought. */
 static inline int moves_reaching(Search *x, const State *s, Move *moves, int depth) {
@@ -403,15 +407,22 @@ static inline int reaches_level(Search *x, const State *s, int depth, int termin
 
 static int find_win(Search *x, const State *s, int depth, int allowed) {
     const Ctx *c = x->game;
-    int complete = allowed == COMPLETE;
-    Table *seen = complete ? &x->table : &x->tried;
+    int complete = allowed == COMPLETE, keep = x->keep_whole_refutations;
     Slot k = pack(c, s);
-    Slot *slot = find_slot(seen, &k);
-    if (slot_used(slot) && (complete || slot_value(slot) >= allowed)) {
+    if ((complete || keep) && slot_used(find_slot(&x->table, &k))) {
         x->table_hits++;
         return 0;
     }
+    if (!complete) {
+        Slot *slot = find_slot(&x->tried, &k);
+        if (slot_used(slot) && slot_value(slot) >= allowed) {
+            x->table_hits++;
+            x->cuts++;
+            return 0;
+        }
+    }
     count_state(x, depth);
+    long long cuts = x->cuts;
     int open = 0, terminal = is_terminal(c, s);
     if (reaches_level(x, s, depth, terminal)) return 1;
     if (!terminal && (x->level >= c->lowest_win_score ? can_still_win(c, s) : loss_can_reach(c, s, x->level))) {
@@ -420,19 +431,27 @@ static int find_win(Search *x, const State *s, int depth, int allowed) {
         Move *moves = x->moves[depth];
         State *children = x->children[depth];
         int n = moves_reaching(x, s, moves, depth), made = 0;
-        if (!complete && !allowed && n > 1) n = 1;
+        if (!complete && !allowed && n > 1) {
+            n = 1;
+            x->cuts++;
+        }
         for (int i = 0; i < n; i++) {
             while (made < n && made <= i + PREFETCH_AHEAD) {  /* as in value() */
                 children[made] = apply_move(c, s, moves[made]);
                 Slot ck = pack(c, &children[made]);
-                prefetch_slot(seen, &ck);
+                if (complete || keep) prefetch_slot(&x->table, &ck);
+                if (!complete) prefetch_slot(&x->tried, &ck);
                 made++;
             }
             x->path[depth] = moves[i];
             if (find_win(x, &children[i], depth + 1, complete ? COMPLETE : allowed - (i > 0))) return 1;
         }
     }
-    store(x, seen, &k, complete ? 0 : open ? allowed : x->lds_rounds, 1);
+    /* A subtree that a round searched without leaving out a move is refuted for good. */
+    if (complete || (keep && x->cuts == cuts))
+        store(x, &x->table, &k, 0, 1);
+    else
+        store(x, &x->tried, &k, open || keep ? allowed : x->lds_rounds, 1);
     return 0;
 }
 
@@ -715,6 +734,7 @@ static PyObject *solve_position(const Ctx *game, const State *root, int optimal,
     x->first_pass_moves = schedule.first_pass_moves;
     x->level_probes = schedule.level_probes;
     x->replace_when_full = schedule.replace_when_full;
+    x->keep_whole_refutations = schedule.keep_whole_refutations;
     x->plain_ceiling = plain_ceiling;
 #ifndef PLAIN_LEGAL_MOVES
     if (plain_ceiling >= 0) {

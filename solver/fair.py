@@ -37,7 +37,7 @@ from games.base import Game, UnsupportedGame, UsurperError, Verdict, VisiblePosi
 from solver.analysis import analyse
 from solver.expectimax import FairExpectimax, SearchStopped, offers_exact
 from solver.hints import clairvoyant_hint
-from solver.search import Budget
+from solver.search import Budget, SearchSettings
 from solver.stats import wilson_interval
 
 #: Solved samples a hint shares among the moves (successive halving), each of at most
@@ -49,6 +49,9 @@ FAIR_SAMPLES = 600
 SAMPLE_BUDGET = Budget(max_states=2000, max_table=1 << 16, max_memory_mb=32)
 #: The same for games whose positions repeat: their search spends far more on a state.
 REPEATING_SAMPLE_BUDGET = Budget(max_states=100, max_table=1 << 16, max_memory_mb=32)
+#: The per-sample search's order: within a budget of states the order decides what a sample
+#: finds, so the samples keep the order with which the fair policy was measured.
+SAMPLE_SETTINGS = SearchSettings(keep_whole_refutations=False)
 #: At most this many unseen cards: the exact fair optimum is tried before any sampling.
 EXACT_CARDS = 4
 #: The expectimax's budget per hint, in chance expansions (tens of microseconds each).
@@ -355,7 +358,7 @@ def solve_sample(game: Game, state: Any, budget: Budget, mode: str) -> tuple[boo
     outcome = game.outcome(state)
     if outcome is not None:
         return outcome.won, False, outcome.score, []
-    result = analyse(game, state, mode, budget)
+    result = analyse(game, state, mode, budget, settings=SAMPLE_SETTINGS)
     won = result.verdict == Verdict.WON
     unknown = result.verdict == Verdict.UNDECIDED and not won
     score = result.score if result.score is not None else result.line_score or 0

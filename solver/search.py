@@ -70,16 +70,22 @@ class SearchSettings:
     deal's value probes run first over a narrowed tree, the first this-many moves of each
     position whose move bound passes the floor (0: no first pass).  `level_probes`: a lost
     deal's optimum comes from level probes (else from value probes).  None of them changes
-    an answer, only how soon it comes; tests switch them to check that."""
+    an answer, only how soon it comes; tests switch them to check that.
+    `keep_whole_refutations`: what a round of limited discrepancy search refuted whole is kept
+    in the table for the later rounds and the complete search (find_win).  Within a budget of
+    states the search order decides what is found, so a budgeted search that must replay as
+    it was measured (the fair hint's samples) keeps the order it was measured with."""
 
     lds_rounds: int = 5
     first_pass_moves: int = 4
     level_probes: bool = True
+    keep_whole_refutations: bool = True
 
-    def schedule(self, replace_when_full: bool = False) -> tuple[int, int, int, int]:
+    def schedule(self, replace_when_full: bool = False) -> tuple[int, int, int, int, int]:
         """The settings as the compiled skeleton reads them, with the budget's choice of
         what a full table does."""
-        return self.lds_rounds, self.first_pass_moves, int(self.level_probes), int(replace_when_full)
+        return (self.lds_rounds, self.first_pass_moves, int(self.level_probes), int(replace_when_full),
+                int(self.keep_whole_refutations))
 
 
 DEFAULT_SETTINGS = SearchSettings()
@@ -413,6 +419,7 @@ class _Search:
         self.proved_lost = False  # optimal mode: the complete win search found none
         self.level = game.lowest_win_score  # what find_win looks for: a line scoring this much
         self.narrowed = 0  # value(): moves searched per position in the first pass (0: all)
+        self.cuts = 0  # find_win's rounds: the moves and subtrees left out so far
 
     # ----- optimal score ------------------------------------------------------------------
     def run_optimal(self, root) -> SolveResult:
@@ -637,14 +644,24 @@ class _Search:
 
         With `allowed`, only lines leaving the move order at most that many times are
         searched (one round of limited discrepancy search), and what failed is remembered
-        per round in `self.tried` with the discrepancies it had, not in the table."""
+        per round in `self.tried` with the discrepancies it had.  With the settings'
+        `keep_whole_refutations`, a subtree that a round searched whole (it left out no
+        move, met no state that `self.tried` cut) is refuted for good and goes into the
+        table, which every round and the complete search consult, so that none of them
+        searches it again."""
         game = self.game
         key = game.key(state)
         complete = allowed is None
-        if key in self.table if complete else self.tried.get(key, -1) >= allowed:
+        keep = self.settings.keep_whole_refutations
+        if (complete or keep) and key in self.table:
             self.stats.table_hits += 1
             return False
+        if not complete and self.tried.get(key, -1) >= allowed:
+            self.stats.table_hits += 1
+            self.cuts += 1
+            return False
         self._count(depth)
+        cuts = self.cuts
         outcome = game.outcome(state)
         dead = True
         if outcome is not None:
@@ -657,15 +674,16 @@ class _Search:
             dead = False
             for rank, move in enumerate(self._reaching(state, self._moves(state, depth))):
                 if not complete and rank and not allowed:
+                    self.cuts += 1
                     break
                 self.path.append(move)
                 if self.find_win(game.apply(state, move), depth + 1, None if complete else allowed - (rank > 0)):
                     return True
                 self.path.pop()
-        if complete:
+        if complete or (keep and self.cuts == cuts):
             self._store(key, None, True)
         else:
-            self._remember(self.tried, key, self.settings.lds_rounds if dead else allowed)
+            self._remember(self.tried, key, self.settings.lds_rounds if dead and not keep else allowed)
         return False
 
     def _reaching(self, state, moves: list) -> list:

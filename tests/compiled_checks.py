@@ -4,7 +4,7 @@ statistics, node for node, under any budget."""
 
 from __future__ import annotations
 
-from solver.search import LOST, UNDECIDED, WON, Budget, solve
+from solver.search import DEFAULT_SETTINGS, LOST, UNDECIDED, WON, Budget, solve
 from solver.verify import check_claim
 
 MODES = ("optimal", "winnable")
@@ -27,11 +27,11 @@ def check_line(game, state, result):
 PYTHON_TWIN = {"compiled": "pruned", "compiled-plain": "plain"}
 
 
-def compare(game, state, mode, budget, engine="compiled"):
-    """A compiled engine and its Python twin agree on everything, stats included; returns
-    the compiled result."""
-    compiled = solve(game, state, mode, engine, budget)
-    python = solve(game, state, mode, PYTHON_TWIN[engine], budget)
+def compare(game, state, mode, budget, engine="compiled", settings=DEFAULT_SETTINGS):
+    """A compiled engine and its Python twin agree on everything, stats included, both with
+    the search `settings`; returns the compiled result."""
+    compiled = solve(game, state, mode, engine, budget, settings)
+    python = solve(game, state, mode, PYTHON_TWIN[engine], budget, settings)
     assert summary(compiled) == summary(python), (game.variant, game.describe(state), mode, budget, engine)
     assert compiled.engine == engine
     check_line(game, state, compiled)

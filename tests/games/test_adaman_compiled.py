@@ -37,6 +37,7 @@ from games.adaman import Adaman
 from games.adaman.rules import EXCUSE_BIT
 from games.base import EngineError
 from games.decks import DECKTET
+from solver.fair import SAMPLE_SETTINGS
 from solver.search import LOST, WON, Budget, solve
 from solver.verify import check_claim
 
@@ -121,6 +122,20 @@ def test_compiled_equals_pruned_on_a_whole_lost_deal():
     state = BASIC.initial_state(BASIC.deal_from_seed(20))
     result = compare(BASIC, state, "optimal", Budget())
     assert (result.verdict, result.score) == (LOST, 61)
+
+
+def test_compiled_equals_pruned_with_the_fair_samples_search_order():
+    """The fair hint's samples search with the rounds' whole refutations left out of the
+    table (solver.fair.SAMPLE_SETTINGS): node for node too, on positions under the samples'
+    budget and on the whole lost deal 20."""
+    decided = 0
+    for state in positions(BASIC, range(6)):
+        for mode in MODES:
+            decided += not compare(BASIC, state, mode, Budget(max_states=2000), settings=SAMPLE_SETTINGS).exhausted
+    assert decided >= 20, decided
+    state = BASIC.initial_state(BASIC.deal_from_seed(20))
+    result = compare(BASIC, state, "winnable", Budget(), settings=SAMPLE_SETTINGS)
+    assert result.verdict == LOST and not result.exhausted
 
 
 # ----- the Excuse ---------------------------------------------------------------------------

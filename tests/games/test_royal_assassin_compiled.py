@@ -31,6 +31,7 @@ from compiled_checks import (
 from games import make_game
 from games.base import EngineError
 from games.royal_assassin import JOKER, NO_CARD, RoyalAssassin
+from solver.fair import SAMPLE_SETTINGS
 from solver.search import LOST, WON, Budget, solve
 
 core = pytest.importorskip("games.royal_assassin._core",
@@ -91,6 +92,16 @@ def test_compiled_equals_pruned_on_positions_of_every_depth(seeds, decided, wins
                 counts["won"] += result.verdict == WON and not result.exhausted
                 counts["lost"] += result.verdict == LOST and not result.exhausted
     assert counts["decided"] >= decided and counts["won"] >= wins and counts["lost"] >= losses
+
+
+def test_compiled_equals_pruned_with_the_fair_samples_search_order():
+    """The fair hint's samples search with the rounds' whole refutations left out of the
+    table (solver.fair.SAMPLE_SETTINGS): node for node too, under the samples' budget."""
+    decided = 0
+    for state in positions(BASE, range(4)):
+        for mode in MODES:
+            decided += not compare(BASE, state, mode, Budget(max_states=2000), settings=SAMPLE_SETTINGS).exhausted
+    assert decided >= 20, decided
 
 
 @pytest.mark.parametrize("name", list(COVERED))

@@ -119,9 +119,9 @@ def test_each_sample_is_given_no_more_time_than_is_left(monkeypatch):
     clock, given = TickingClock(0.001), []
     real_analyse = fair.analyse
 
-    def analyse(game, state, mode, budget):
+    def analyse(game, state, mode, budget, **options):
         given.append((budget.time_limit, deadline - clock.now))
-        return real_analyse(game, state, mode, budget)
+        return real_analyse(game, state, mode, budget, **options)
 
     monkeypatch.setattr(fair, "analyse", analyse)
     deadline = 100.0 + 0.001 + 2.0

@@ -18,7 +18,7 @@ from games import make_game
 from games.adaman import Adaman
 from games.base import GameType, UnsupportedGame
 from games.decks import DECKTET
-from solver.search import LEAST_SHARE, LOST, UNDECIDED, WON, Budget, SearchSettings, shared_budgets, solve
+from solver.search import LEAST_SHARE, LOST, UNDECIDED, WON, Budget, SearchSettings, _Search, shared_budgets, solve
 from solver.verify import check_claim, replay
 
 BASIC = Adaman()
@@ -349,6 +349,50 @@ def test_level_probes_find_the_best_loss_that_value_probes_find():
     pairs = agreeing_optima(by_values, (6, 20, 24, 25, 70, 102), 20_000, "pruned")
     checked = sum(ours.verdict == LOST for ours, _ in pairs)
     assert checked >= 20, checked
+
+
+def complete_search_states(monkeypatch, state, settings: SearchSettings) -> tuple[int, int]:
+    """A win search of a lost `state` by the Python engine: (states of the whole search,
+    states of its complete part, after the rounds of limited discrepancy search)."""
+    find_win, started = _Search.find_win, []
+
+    def noting_the_complete_part(search, position, depth, allowed=None):
+        if depth == 0 and allowed is None:
+            started.append(search.stats.states)
+        return find_win(search, position, depth, allowed)
+
+    monkeypatch.setattr(_Search, "find_win", noting_the_complete_part)
+    result = solve(BASIC, state, "winnable", "pruned", settings=settings)
+    monkeypatch.setattr(_Search, "find_win", find_win)
+    assert result.verdict == LOST and len(started) == 1
+    return result.stats.states, result.stats.states - started[0]
+
+
+@pytest.mark.parametrize("seed", [20, 193, 206, 448])
+def test_the_complete_win_search_skips_what_the_rounds_searched_whole(monkeypatch, seed):
+    """A subtree that a round of limited discrepancy search searched whole (it left out no
+    move) is refuted for good and kept in the table, so the complete search after the
+    rounds visits only what they left open: on these lost deals fewer states than the
+    complete search alone, which it equals when the rounds keep nothing (the fair hint's
+    sample order); and the whole search fewer states than with nothing kept."""
+    state = BASIC.initial_state(BASIC.deal_from_seed(seed))
+    _, alone = complete_search_states(monkeypatch, state, SearchSettings(lds_rounds=0))
+    kept, after_rounds = complete_search_states(monkeypatch, state, SearchSettings())
+    unkept, after_nothing_kept = complete_search_states(monkeypatch, state,
+                                                        SearchSettings(keep_whole_refutations=False))
+    assert after_rounds < alone == after_nothing_kept, (after_rounds, alone, after_nothing_kept)
+    assert kept < unkept, (kept, unkept)
+
+
+def test_keeping_the_rounds_refutations_leaves_every_optimum_as_it_was():
+    """Two search orders (the rounds' whole refutations kept in the table or not), on won
+    and lost deals: the same verdict and score, each line replaying to it; the order
+    changes the states searched (so the switch works), never the answer."""
+    unkept = SearchSettings(keep_whole_refutations=False)
+    pairs = list(agreeing_optima(unkept, (6, 20, 48, 88), 5_000, "compiled"))
+    won = sum(ours.verdict == WON for ours, _ in pairs)
+    changed = sum(ours.stats.states != theirs.stats.states for ours, theirs in pairs)
+    assert won >= 12 and len(pairs) - won >= 6 and changed >= 5, (won, len(pairs), changed)
 
 
 # ----- game types the search refuses ---------------------------------------------------------
