@@ -451,7 +451,7 @@ static int find_win(Search *x, const State *s, int depth, int allowed) {
     if (complete || (keep && x->cuts == cuts))
         store(x, &x->table, &k, 0, 1);
     else
-        store(x, &x->tried, &k, open || keep ? allowed : x->lds_rounds, 1);
+        store(x, &x->tried, &k, open ? allowed : x->lds_rounds, 1);  /* kept: cuts moved, so open */
     return 0;
 }
 

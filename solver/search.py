@@ -683,7 +683,7 @@ class _Search:
         if complete or (keep and self.cuts == cuts):
             self._store(key, None, True)
         else:
-            self._remember(self.tried, key, self.settings.lds_rounds if dead and not keep else allowed)
+            self._remember(self.tried, key, self.settings.lds_rounds if dead else allowed)  # kept: not dead
         return False
 
     def _reaching(self, state, moves: list) -> list:
