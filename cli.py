@@ -137,8 +137,11 @@ def show(game, seed, deal_text, variants, players, suits, moves, reveal, as_json
 @click.option("--seat", type=click.IntRange(min=1, max=4), default=1, show_default=True,
               help="Devil's Throne: the seat P the questions are asked for.")
 @click.option("--replace-when-full", is_flag=True, help=REPLACE_HELP)
+@click.option("--at-least", type=click.IntRange(min=0), default=0,
+              help="Ask only whether the optimum reaches this score: the optimum where it does, else a proof "
+                   "that it does not (a bound below it), skipping the refutations below it.")
 def solve_command(game, seed, deal_text, variants, players, suits, time_limit, max_states, max_table, max_memory,
-                  engine, as_json, winnable_only, questions, seat, replace_when_full):
+                  engine, as_json, winnable_only, questions, seat, replace_when_full, at_least):
     """Is the deal winnable, what is the optimal score, and one line of play reaching it
     (Devil's Throne: the open-deal values of its §8 for one seat)."""
     from app.reports import format_solve, solve_report
@@ -147,7 +150,7 @@ def solve_command(game, seed, deal_text, variants, players, suits, time_limit, m
     rules, cards = load_deal(game, seed, deal_text, variants)
     budget = Budget(time_limit, max_states, max_table, max_memory, replace_when_full)
     report = solve_report(rules, cards, rules.initial_state(cards), seed, "winnable" if winnable_only else "optimal",
-                          seat - 1, tuple(questions), engine, budget)
+                          seat - 1, tuple(questions), engine, budget, at_least)
     click.echo(as_json_text(report) if as_json else "\n".join(format_solve(report)))
 
 
@@ -328,12 +331,15 @@ def catalogue():
               help="Mode optimal: seconds for a winnability search where the optimal one ran out "
                    "before deciding won or lost.")
 @click.option("--replace-when-full", is_flag=True, help=REPLACE_HELP)
+@click.option("--at-least", type=click.IntRange(min=0), default=0,
+              help="Mode optimal: each seed's optimum only where it reaches this score, else a proven bound "
+                   "below it (the row's bound).")
 @click.option("--workers", type=click.IntRange(min=1), help="Local worker processes [default: every core].")
 @click.option("--scheduler", metavar="ADDRESS",
               help="Send the work to a running Dask scheduler instead (e.g. tcp://HOST:8786).")
 @click.option("--json", "as_json", is_flag=True, help="Print what the run did as JSON (rows stay in --out).")
 def catalogue_run(game, seeds, out, variants, mode, engine, time_limit, max_states, max_memory, verdict_limit,
-                  replace_when_full, workers, scheduler, as_json):
+                  replace_when_full, at_least, workers, scheduler, as_json):
     """Solve every seed of --seeds, one row per seed in --out; re-running resumes."""
     import shlex
 
@@ -344,7 +350,7 @@ def catalogue_run(game, seeds, out, variants, mode, engine, time_limit, max_stat
 
     seed_range = parse_seed_ranges(seeds)
     job = catalogues.make_job(make_game, game, variants, mode, engine, time_limit, max_states, max_memory,
-                              verdict_limit, replace_when_full)
+                              verdict_limit, replace_when_full, at_least)
     progress: dict = {}
 
     def start(todo, rows):

@@ -16,7 +16,7 @@ from typing import Any
 
 from app.bots import HINT_SECONDS, coalition_advice, mix_text
 from games.base import WON, Game, UsurperError
-from solver.analysis import SeatQuestions, analyse
+from solver.analysis import SeatQuestions, analyse, check_floor
 from solver.search import Budget, SolveResult, shared_budgets
 from solver.verify import check_claim
 
@@ -94,16 +94,18 @@ def count(number: int, word: str, plural: str | None = None) -> str:
 # ----- solve -------------------------------------------------------------------------------
 
 def solve_report(game: Game, cards: tuple, state: Any, seed: int | None, mode: str, seat: int,
-                 questions: tuple[str, ...], engine: str, budget: Budget) -> dict:
-    """`usurper solve`: a one-player game's verdict, optimum and line; a simultaneous-move
-    game's open-deal questions for one seat (0-based)."""
+                 questions: tuple[str, ...], engine: str, budget: Budget, at_least: int = 0) -> dict:
+    """`usurper solve`: a one-player game's verdict, optimum and line (with `at_least`, the
+    optimum only where it reaches that); a simultaneous-move game's open-deal questions for
+    one seat (0-based)."""
     if game.game_type.simultaneous:
+        check_floor(game, mode, at_least)
         return _seat_report(game, cards, state, seed, seat, questions, engine, budget)
     if questions or seat != 0:
         raise UsurperError(f"--question and --seat are Devil's Throne's options, not {game.name}'s")
-    result = analyse(game, state, mode, budget, engine)
+    result = analyse(game, state, mode, budget, engine, at_least=at_least)
     verify_result(game, state, result)
-    return result_report(game, cards, state, result, seed)
+    return {**result_report(game, cards, state, result, seed), "at_least": at_least or None}
 
 
 def format_solve(report: dict) -> list[str]:
@@ -158,9 +160,13 @@ def _verdict_line(report: dict) -> str:
         return f"Verdict: UNDECIDED: the {report['exhausted']} ran out before the search finished"
     if report["mode"] == "winnable":
         return f"Verdict: {verdict} (winnable-only search: optimal score not computed)"
-    if report["upper_bound"] is not None and report["line_score"] is not None:
-        return (f"Verdict: {verdict}, optimal score between {report['line_score']} (the line below) and "
-                f"{report['upper_bound']} (a proven bound); the {report['exhausted']} ran out")
+    bound = report["upper_bound"]
+    if bound is not None:
+        within = (f"between {report['line_score']} (the line below) and {bound}" if report["line_score"] is not None
+                  else f"at most {bound}")
+        why = (f"the {report['exhausted']} ran out" if report["exhausted"]
+               else f"nothing reaches {report.get('at_least')} (--at-least), so no more was asked")
+        return f"Verdict: {verdict}, optimal score {within} (a proven bound); {why}"
     return f"Verdict: {verdict}, optimal score not proven ({report['exhausted']} ran out)"
 
 

@@ -228,16 +228,22 @@ class CoverProblem:
 class CompiledLimits:
     """What a compiled search may spend (None: no limit; `max_bytes` the tables' slots,
     whose last growth may be by less than double to use them), how the solver schedules it
-    (`schedule`: quick-win rounds, first-pass moves, level probes on or off, and whether a
-    full table replaces entries, as the C skeleton reads them), and whether it is the plain
-    baseline (engine "compiled-plain") instead of "pruned"."""
+    (`schedule`: quick-win rounds, first-pass moves, level probes on or off, whether a full
+    table replaces entries, and whether the rounds' whole refutations are kept), whether it
+    is the plain baseline (engine "compiled-plain") instead of "pruned", and the score an
+    optimal search starts its probes at (`at_least`, solver.search.solve's)."""
 
     time_limit: float | None
     max_states: int | None
     max_table: int | None
     max_bytes: int | None
-    schedule: tuple[int, int, int, int]
+    schedule: tuple[int, int, int, int, int]
     plain: bool = False
+    at_least: int = 0
+
+    def plan(self) -> tuple[int, ...]:
+        """The schedule and the floor, as the C skeleton reads them (its Schedule)."""
+        return (*self.schedule, self.at_least)
 
 
 @dataclass(frozen=True)

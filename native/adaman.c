@@ -79,8 +79,9 @@ PyDoc_STRVAR(solve_doc,
 "bounds.py's bounds with the Excuse (the Capital's cards owned while it may act; else the\n"
 "closer bounds of _core.c's excuse_gift); mode 'optimal' or 'winnable'; time_limit\n"
 "(seconds), max_states, max_table, max_bytes (the tables' slots): None for no limit; schedule: (lds_rounds,\n"
-"first_pass_moves, level_probes, replace_when_full, keep_whole_refutations), solver/search.py's\n"
-"SearchSettings.schedule;\n"
+"first_pass_moves, level_probes, replace_when_full, keep_whole_refutations, at_least),\n"
+"games/base.py's CompiledLimits.plan (at_least: mode 'optimal' proves the optimum only where it\n"
+"reaches at_least, else returns score None);\n"
 "plain_ceiling >= 0 (the game's max_score): the 'plain' search instead, every legal move\n"
 "in rule order and no bound, node for node solver/search.py's engine 'plain'.\n"
 "\n"
@@ -94,10 +95,10 @@ static PyObject *core_solve(PyObject *self, PyObject *args) {
     int dealt, status, plain_ceiling;
     Schedule schedule;
     const char *mode;
-    if (!PyArg_ParseTuple(args, "OiOOOiOsOOOO(iiiii)i", &deck_obj, &dealt, &capital_obj, &resources_obj, &palace_obj,
+    if (!PyArg_ParseTuple(args, "OiOOOiOsOOOO(iiiiii)i", &deck_obj, &dealt, &capital_obj, &resources_obj, &palace_obj,
                           &status, &tables, &mode, &time_obj, &states_obj, &table_obj, &bytes_obj,
                           &schedule.lds_rounds, &schedule.first_pass_moves, &schedule.level_probes,
-                          &schedule.replace_when_full, &schedule.keep_whole_refutations, &plain_ceiling))
+                          &schedule.replace_when_full, &schedule.keep_whole_refutations, &schedule.at_least, &plain_ceiling))
         return NULL;
     int optimal = parse_mode(mode);
     if (optimal < 0) return NULL;

@@ -200,8 +200,8 @@ PyDoc_STRVAR(solve_doc,
 "mode 'optimal' or 'winnable'; time_limit (seconds), max_states, max_table, max_bytes (the\n"
 "tables' slots): None for no\n"
 "limit; schedule: (lds_rounds, first_pass_moves, level_probes, replace_when_full,\n"
-"keep_whole_refutations),\n"
-"solver/search.py's SearchSettings.schedule.\n"
+"keep_whole_refutations, at_least), games/base.py's CompiledLimits.plan (at_least: mode\n"
+"'optimal' proves the optimum only where it reaches at_least, else returns score None).\n"
 "\n"
 "Returns (verdict, score, line, line_score, states, table_hits, unique, max_depth,\n"
 "exhausted) with verdict 'WON', 'LOST' or 'UNDECIDED', line a list of move names and\n"
@@ -213,10 +213,10 @@ static PyObject *core_solve(PyObject *self, PyObject *args) {
     int pos, jokers_on, available, turned, redeal_blocked, status;
     Schedule schedule;
     const char *mode;
-    if (!PyArg_ParseTuple(args, "OiOOOiiiiiOsOOOO(iiiii)", &stock_obj, &pos, &reserve_obj, &columns_obj, &locks_obj,
+    if (!PyArg_ParseTuple(args, "OiOOOiiiiiOsOOOO(iiiiii)", &stock_obj, &pos, &reserve_obj, &columns_obj, &locks_obj,
                           &jokers_on, &available, &turned, &redeal_blocked, &status, &tables, &mode, &time_obj,
                           &states_obj, &table_obj, &bytes_obj, &schedule.lds_rounds, &schedule.first_pass_moves,
-                          &schedule.level_probes, &schedule.replace_when_full, &schedule.keep_whole_refutations))
+                          &schedule.level_probes, &schedule.replace_when_full, &schedule.keep_whole_refutations, &schedule.at_least))
         return NULL;
     int optimal = parse_mode(mode);
     if (optimal < 0) return NULL;

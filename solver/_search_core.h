@@ -112,6 +112,7 @@ typedef struct {
     int level_probes;      /* a lost deal's optimum by level probes (0: value probes) */
     int replace_when_full; /* a table at its cap replaces entries instead of ending the search */
     int keep_whole_refutations; /* what a round of find_win refuted whole goes into `table` */
+    int at_least;          /* mode optimal: the optimum only where it reaches this (0: always) */
 } Schedule;
 #define SLOT_EXACT (1ULL << 62)
 #define SLOT_USED (1ULL << 63)
@@ -145,6 +146,8 @@ typedef struct {
     int lds_rounds, first_pass_moves, level_probes;  /* the schedule (solver/search.py's SearchSettings) */
     int replace_when_full;            /* a table at its cap replaces entries instead of ending the search */
     int keep_whole_refutations;       /* what a round of find_win refuted whole goes into `table` */
+    int at_least;                     /* the probes start here: below it, only that nothing reaches it */
+    int below_floor;                  /* the complete probes refuted at_least above the best line */
     /* stats */
     long long states, table_hits;
     long long cuts;                   /* find_win's rounds: the moves and subtrees left out so far */
@@ -565,22 +568,32 @@ static void complete_line(Search *x, const State *root) {
     note_terminal(x, terminal_score(c, &s), s.status == FINISHED_WON, depth);
 }
 
+/* _note_below_floor: the complete probes proved nothing scores above `proven`; above the
+ * best line, the floor (at_least) skipped the best line's proof. */
+static void note_below_floor(Search *x, int proven) {
+    x->below_floor = proven > (x->best_score == SCORE_NONE ? -1 : x->best_score);
+}
+
 /* _probe_levels: a lost deal's optimum; levels go up from one above the best loss seen,
  * each reached one raising the best, until one is refuted (the table of refutations is
  * kept: refuted at a level, refuted at every higher one). */
 static void probe_levels(Search *x, const State *root, int top) {
     int level = x->best_score == SCORE_NONE ? 0 : x->best_score + 1;
+    if (level < x->at_least) level = x->at_least;
     while (level <= top) {
         x->level = level;
         if (!search_win(x, root)) break;
         complete_line(x, root);
         level = x->best_score + 1;
     }
+    note_below_floor(x, level - 1 < top ? level - 1 : top);
 }
 
-/* _probe_values: probes one above the best line found, up to an upper bound. */
+/* _probe_values: probes one above the best line found (or from at_least), up to an upper
+ * bound. */
 static void probe_values(Search *x, const State *root, int top) {
     int low = x->best_score == SCORE_NONE ? -1 : x->best_score;
+    if (low < x->at_least - 1) low = x->at_least - 1;
     int high = top > low ? top : low;
     while (low < high) {
         int target = low + 1;
@@ -592,6 +605,7 @@ static void probe_values(Search *x, const State *root, int top) {
             break;  /* nothing beats the best line: it is optimal */
         }
     }
+    if (!x->narrowed) note_below_floor(x, low < top ? low : top);
 }
 
 /* _first_pass: a won deal's value probes over the first first_pass_moves moves of each
@@ -735,6 +749,7 @@ static PyObject *solve_position(const Ctx *game, const State *root, int optimal,
     x->level_probes = schedule.level_probes;
     x->replace_when_full = schedule.replace_when_full;
     x->keep_whole_refutations = schedule.keep_whole_refutations;
+    x->at_least = schedule.at_least;
     x->plain_ceiling = plain_ceiling;
 #ifndef PLAIN_LEGAL_MOVES
     if (plain_ceiling >= 0) {
@@ -777,7 +792,8 @@ static PyObject *solve_position(const Ctx *game, const State *root, int optimal,
         line_score = x->best_score;
     } else if (optimal) {
         verdict = x->best_won ? "WON" : "LOST";
-        score = line_score = x->best_score;
+        line_score = x->best_score;
+        if (!x->below_floor) score = x->best_score;
         line = line_list(game, x->best_line, x->best_len);
     } else if (won) {
         verdict = "WON";

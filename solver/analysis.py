@@ -63,12 +63,14 @@ def engines_of(game: Game) -> tuple[str, ...]:
 
 
 def analyse(game: Game, state: Any, question: Question = "optimal", budget: Budget = Budget(),
-            engine: str = "auto", settings: SearchSettings = DEFAULT_SETTINGS) -> Any:
+            engine: str = "auto", settings: SearchSettings = DEFAULT_SETTINGS, at_least: int = 0) -> Any:
     """Answer `question` about `state` within `budget`: a SolveResult for a one-player game
-    (mode "optimal" or "winnable"), an Analysis of the asked seat for a simultaneous one."""
+    (mode "optimal" or "winnable"; with `at_least`, the optimum only where it reaches that,
+    solver.search.solve's floor), an Analysis of the asked seat for a simultaneous one."""
     family = search_family(game)
     chosen = _engine(game, family, engine)
     check_replacing(game, budget.replace_when_full)
+    check_floor(game, question, at_least)
     if family == SIMULTANEOUS:
         return _analyse_seat(game, state, question, budget, chosen)
     if isinstance(question, SeatQuestions) or question not in MODES:
@@ -78,7 +80,18 @@ def analyse(game: Game, state: Any, question: Question = "optimal", budget: Budg
         from solver.cycles import solve_cycles
 
         return solve_cycles(game, state, question, budget, strategy=chosen)
-    return solve(game, state, question, chosen, budget, settings)
+    return solve(game, state, question, chosen, budget, settings, at_least)
+
+
+def check_floor(game: Game, question: Question, at_least: int) -> None:
+    """A floor on the optimum is a question for the tree search's optimal mode alone."""
+    if not at_least:
+        return
+    if search_family(game) != TREE:
+        raise UsurperError(f"--at-least is for the tree search; {game.name}'s {search_family(game)} "
+                           "answers the whole question")
+    if question != "optimal":
+        raise UsurperError("--at-least asks about the optimal score, not with --winnable-only or --mode winnable")
 
 
 def check_replacing(game: Game, replace_when_full: bool) -> None:

@@ -271,14 +271,41 @@ def check_single_player(game: Game) -> None:
 
 
 def solve(game: Game, state: Any, mode: str = "optimal", engine: str = "pruned",
-          budget: Budget = Budget(), settings: SearchSettings = DEFAULT_SETTINGS) -> SolveResult:
-    """Decide `state` of `game`: is a win reachable, and (mode 'optimal') the best score."""
+          budget: Budget = Budget(), settings: SearchSettings = DEFAULT_SETTINGS, at_least: int = 0) -> SolveResult:
+    """Decide `state` of `game`: is a win reachable, and (mode 'optimal') the best score,
+    or with `at_least` the best score where it reaches at_least, else a proof that it
+    does not (score None, upper_bound below at_least): the refutations below the floor,
+    most of a hard deal's proof, are skipped."""
     check_single_player(game)
     if mode not in ("optimal", "winnable") or engine not in ENGINES:
         raise ValueError(f"unknown mode {mode!r} or engine {engine!r}")
+    if at_least < 0 or (at_least and mode != "optimal"):
+        raise ValueError(f"at_least is a score to reach in mode 'optimal', not {at_least!r} in {mode!r}")
+    return _bounded_above(game, state, _solve(game, state, mode, engine, budget, settings, at_least), at_least)
+
+
+def _bounded_above(game: Game, state: Any, result: SolveResult, at_least: int) -> SolveResult:
+    """An optimal search without its optimum still proves the root's bound (below any
+    win's score once the loss is proven), and one that finished, below its floor, that
+    nothing reaches the floor: the optimum lies between the best line's score and that
+    bound, which is given where it says more than the highest score of the game."""
+    if result.mode != "optimal" or result.score is not None or result.upper_bound is not None:
+        return result
+    bound = game.score_upper_bound(state)
+    if result.verdict == LOST:
+        bound = min(bound, game.lowest_win_score - 1)
+    if at_least and not result.exhausted:
+        bound = min(bound, at_least - 1)
+    if bound < game.max_score:
+        result.upper_bound = bound
+    return result
+
+
+def _solve(game: Game, state: Any, mode: str, engine: str, budget: Budget, settings: SearchSettings,
+           at_least: int) -> SolveResult:
     if engine in ("compiled", "auto", "compiled-plain"):  # the game's own compiled search
         try:
-            result = _compiled(game, state, mode, budget, settings, plain=engine == "compiled-plain")
+            result = _compiled(game, state, mode, budget, settings, at_least, plain=engine == "compiled-plain")
             if result is None:
                 raise EngineError(f"no compiled engine for {game.name}")
             return result
@@ -288,7 +315,7 @@ def solve(game: Game, state: Any, mode: str = "optimal", engine: str = "pruned",
             if isinstance(exc, CompiledMissing):
                 notice_once(f"usurper: note: {exc}; using the Python engine (slower)")
             engine = "pruned"  # auto: the same search in Python where C does not reach
-    search = _Search(game, engine, budget, settings)
+    search = _Search(game, engine, budget, settings, at_least)
     old_limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(old_limit, 20_000))
     try:
@@ -321,7 +348,7 @@ def mark_noticed(texts: Iterable[str]) -> None:
     _NOTICES.update(texts)
 
 
-def _compiled(game: Game, state: Any, mode: str, budget: Budget, settings: SearchSettings,
+def _compiled(game: Game, state: Any, mode: str, budget: Budget, settings: SearchSettings, at_least: int,
               plain: bool = False) -> SolveResult | None:
     """The game's compiled search under this budget, as a SolveResult (None: it has none);
     with `plain`, its plain baseline."""
@@ -329,7 +356,8 @@ def _compiled(game: Game, state: Any, mode: str, budget: Budget, settings: Searc
     started = time.perf_counter()
     run = game.compiled_solve(state, mode, CompiledLimits(budget.time_limit, budget.max_states, budget.max_table,
                                                           max_bytes,
-                                                          settings.schedule(budget.replace_when_full), plain))
+                                                          settings.schedule(budget.replace_when_full), plain,
+                                                          at_least))
     if run is None:
         return None
     stats = Stats(run.states, run.table_hits, run.unique, run.max_depth, time.perf_counter() - started)
@@ -397,7 +425,7 @@ class StateMeter:
 
 
 class _Search:
-    def __init__(self, game: Game, engine: str, budget: Budget, settings: SearchSettings):
+    def __init__(self, game: Game, engine: str, budget: Budget, settings: SearchSettings, at_least: int = 0):
         self.game = game
         self.settings = settings
         self.engine = engine
@@ -417,6 +445,8 @@ class _Search:
         self.bounded = engine != "plain"
         self.refined = engine == "cpsat"
         self.proved_lost = False  # optimal mode: the complete win search found none
+        self.at_least = at_least  # optimal mode: the probes start here (solve's floor)
+        self.below_floor = False  # the complete probes refuted at_least above the best line
         self.level = game.lowest_win_score  # what find_win looks for: a line scoring this much
         self.narrowed = 0  # value(): moves searched per position in the first pass (0: all)
         self.cuts = 0  # find_win's rounds: the moves and subtrees left out so far
@@ -446,8 +476,10 @@ class _Search:
         except BudgetExceeded as exc:
             return self._undecided("optimal", str(exc))
         line = self.best_line
-        verdict = WON if self._line_wins(root, line) else LOST
-        return self._result(verdict, self.best_score, line, self.best_score, "optimal")
+        # no line at all: a floor above a lost deal's optimum refuted at once
+        verdict = WON if self.best_score is not None and self._line_wins(root, line) else LOST
+        score = None if self.below_floor else self.best_score
+        return self._result(verdict, score, line, self.best_score, "optimal")
 
     def _first_target(self, root) -> int:
         """The root's bound, lowered below any win's score when a winnability search
@@ -473,8 +505,10 @@ class _Search:
         Every probe above the optimum is a refutation, and those just above it cost the
         most; probes below it end at their first line.  Bisecting between `low` and the
         bound would refute several targets above the optimum on the way; going up refutes
-        only one (docs/performance.md has the measurements)."""
-        low = -1 if self.best_score is None else self.best_score
+        only one (docs/performance.md has the measurements).  With a floor (`at_least`)
+        the first probe asks for at_least, whatever the best line: below the floor only
+        its refutation is wanted."""
+        low = max(-1 if self.best_score is None else self.best_score, self.at_least - 1)
         high = max(top, low)
         while low < high:
             target = low + 1
@@ -485,6 +519,8 @@ class _Search:
                     raise RuntimeError(f"a probe reached {found} without a line to it")
             else:
                 break  # nothing beats the best line: it is optimal
+        if not self.narrowed:
+            self._note_below_floor(min(low, top))
 
     def _first_pass(self, root, top: int) -> None:
         """A won deal's value probes, first over a narrowed tree: at each position only
@@ -515,13 +551,19 @@ class _Search:
         Every loss misses a personality, a card or a Royal, and a search for exactly that
         prunes far more than branch and bound on values, where every position that could
         conceivably still win is bounded above any loss."""
-        level = 0 if self.best_score is None else self.best_score + 1
+        level = max(0 if self.best_score is None else self.best_score + 1, self.at_least)
         while level <= top:
             self.level, self.path = level, []
             if not self.search_win(root):
                 break
             self._note_terminal_line(*self._completed(root, self.path))
             level = self.best_score + 1
+        self._note_below_floor(min(level - 1, top))
+
+    def _note_below_floor(self, proven: int) -> None:
+        """The complete probes proved that nothing scores above `proven`; above the best
+        line, the floor (`at_least`) skipped the best line's proof: no optimum then."""
+        self.below_floor = proven > (-1 if self.best_score is None else self.best_score)
 
     def _completed(self, root, line: list) -> tuple[int, list]:
         """`line` played on by the first move in the search order to the end: (score, line)."""

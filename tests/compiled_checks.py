@@ -12,8 +12,8 @@ MODES = ("optimal", "winnable")
 
 def summary(result):
     stats = result.stats
-    return (result.verdict, result.score, result.line, result.line_score, result.mode, bool(result.exhausted),
-            result.exhausted, stats.states, stats.table_hits, stats.unique, stats.max_depth)
+    return (result.verdict, result.score, result.line, result.line_score, result.upper_bound, result.mode,
+            bool(result.exhausted), result.exhausted, stats.states, stats.table_hits, stats.unique, stats.max_depth)
 
 
 def check_line(game, state, result):
@@ -27,12 +27,12 @@ def check_line(game, state, result):
 PYTHON_TWIN = {"compiled": "pruned", "compiled-plain": "plain"}
 
 
-def compare(game, state, mode, budget, engine="compiled", settings=DEFAULT_SETTINGS):
+def compare(game, state, mode, budget, engine="compiled", settings=DEFAULT_SETTINGS, at_least=0):
     """A compiled engine and its Python twin agree on everything, stats included, both with
-    the search `settings`; returns the compiled result."""
-    compiled = solve(game, state, mode, engine, budget, settings)
-    python = solve(game, state, mode, PYTHON_TWIN[engine], budget, settings)
-    assert summary(compiled) == summary(python), (game.variant, game.describe(state), mode, budget, engine)
+    the search `settings` (and the floor `at_least`); returns the compiled result."""
+    compiled = solve(game, state, mode, engine, budget, settings, at_least)
+    python = solve(game, state, mode, PYTHON_TWIN[engine], budget, settings, at_least)
+    assert summary(compiled) == summary(python), (game.variant, game.describe(state), mode, budget, engine, at_least)
     assert compiled.engine == engine
     check_line(game, state, compiled)
     if compiled.exhausted:
@@ -40,6 +40,37 @@ def compare(game, state, mode, budget, engine="compiled", settings=DEFAULT_SETTI
         if compiled.verdict == LOST:  # only from the complete win search of the optimal mode
             assert mode == "optimal" and solve(game, state, "winnable", "compiled").verdict == LOST
     return compiled
+
+
+def check_floors(game, state, optimum: int, budget=Budget()):
+    """Floors around `optimum` (the state's, proven): at or below it the same optimum; above
+    it a proven bound from the optimum to just below the floor, or the optimum where the
+    best line already meets the bound; node for node with the Python twin.  Returns how
+    many floors were refuted."""
+    refuted = 0
+    for at_least in (0, optimum - 1, optimum, optimum + 1, optimum + 7):
+        result = compare(game, state, "optimal", budget, at_least=max(0, at_least))
+        assert not result.exhausted
+        if at_least <= optimum or result.score is not None:
+            assert (result.score, result.upper_bound) == (optimum, None), at_least
+        else:
+            assert optimum <= result.upper_bound < at_least, at_least
+            assert result.line_score is None or result.line_score <= optimum
+            refuted += 1
+    return refuted
+
+
+def check_floors_on_positions(game, states) -> tuple[int, int, int]:
+    """`check_floors` on each of `states` whose optimum 3,000 states prove: (positions
+    checked, floors refuted, lost positions among them)."""
+    checked = refuted = lost = 0
+    for state in states:
+        proven = solve(game, state, "optimal", "compiled", Budget(max_states=3000))
+        if not proven.exhausted:
+            refuted += check_floors(game, state, proven.score)
+            checked += 1
+            lost += proven.verdict == LOST
+    return checked, refuted, lost
 
 
 def check_every_small_budget(game, states, wanted: int = 3, engine: str = "compiled") -> None:

@@ -96,6 +96,25 @@ def test_an_unproven_hint_states_the_proven_bound_on_the_optimum():
     assert f"the optimum is at most {report['upper_bound']} (a proven bound)" in text
 
 
+def test_a_floor_above_the_optimum_is_refuted_with_a_bound_below_it():
+    """Seed 19's optimum is 87: --at-least 88 proves nothing reaches 88 (a bound of 87 and
+    the line found), --at-least 80 gives the optimum; a floor is refused where it means nothing."""
+    done = usurper("solve", "adaman", "--seed", "19", "--at-least", "88", "--json")
+    report = json.loads(done.stdout)
+    assert done.returncode == 0
+    assert (report["optimal_score"], report["upper_bound"], report["at_least"]) == (None, 87, 88)
+    assert report["line_score"] <= 87 and report["line_verified"] and not report["exhausted"]
+    text = usurper("solve", "adaman", "--seed", "19", "--at-least", "88").stdout
+    assert f"optimal score between {report['line_score']} (the line below) and 87 (a proven bound)" in text
+    assert "nothing reaches 88 (--at-least)" in text
+    assert "optimal score 87" in usurper("solve", "adaman", "--seed", "19", "--at-least", "80").stdout
+    for args, words in ((["adaman", "--seed", "19", "--winnable-only"], "not with --winnable-only"),
+                        (["kings-reign", "--seed", "3"], "for the tree search"),
+                        (["adaman", "--seed", "19", "--at-least", "-1"], "-1")):
+        done = usurper("solve", *args, *([] if "--at-least" in args else ["--at-least", "80"]))
+        assert done.returncode == 2 and words in done.stderr and "Traceback" not in done.stderr
+
+
 def test_verify_reports_the_end_of_a_legal_line():
     done = usurper("solve", "adaman", "--seed", "5", "--winnable-only", "--json")
     line = "; ".join(json.loads(done.stdout)["line"])

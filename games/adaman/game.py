@@ -108,7 +108,7 @@ class Adaman(AdamanBounds, AdamanRules, Game):
         return CompiledRun(*core.solve(
             state.deal.cards, state.dealt, state.capital, state.resources, state.palace, state.status,
             self._compiled_tables(), mode, limits.time_limit, limits.max_states, limits.max_table,
-            limits.max_bytes, limits.schedule, self.max_score if limits.plain else -1,
+            limits.max_bytes, limits.plan(), self.max_score if limits.plain else -1,
         ))
 
     def _compiled_tables(self) -> tuple:

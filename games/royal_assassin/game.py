@@ -141,7 +141,7 @@ class RoyalAssassin(RoyalAssassinBounds, RoyalAssassinRules, Game):
             state.stock, state.pos, self._reserve_mask(state), self._column_words(state), state.locks,
             state.jokers_on, state.available, state.turned, state.redeal_blocked, state.status,
             self._compiled_tables(), mode, limits.time_limit, limits.max_states, limits.max_table,
-            limits.max_bytes, limits.schedule,
+            limits.max_bytes, limits.plan(),
         ))
 
     @staticmethod

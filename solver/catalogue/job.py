@@ -21,7 +21,7 @@ from importlib import metadata
 from pathlib import Path
 
 from games.base import LOST, UNDECIDED, WON, EngineError, Game, UsurperError
-from solver.analysis import analyse, check_replacing, engines_of
+from solver.analysis import analyse, check_floor, check_replacing, engines_of
 from solver.search import Budget
 from solver.verify import check_claim
 
@@ -39,9 +39,9 @@ FORMAT_VERSION = 1
 
 #: The header fields that shape the answers: a resumed run must ask the same question.
 QUESTION_FIELDS = ("format", "version", "game", "variants", "mode", "engine", "time_limit", "max_states",
-                   "max_memory_mb", "verdict_limit", "replace_when_full")
+                   "max_memory_mb", "verdict_limit", "replace_when_full", "at_least")
 #: The question fields a header may leave out (those added later), and what their absence means.
-QUESTION_DEFAULTS = {"replace_when_full": False}
+QUESTION_DEFAULTS = {"replace_when_full": False, "at_least": 0}
 
 
 def _package_version() -> str:
@@ -77,6 +77,9 @@ class Job:
     verdict_limit: float | None = None
     #: A table at its cap replaces entries instead of ending the search (tree search only).
     replace_when_full: bool = False
+    #: Mode optimal: the optimum only where it reaches this score, else a proven bound below
+    #: it (solver.search.solve's floor; 0: the optimum always).
+    at_least: int = 0
 
     def budget(self) -> Budget:
         return Budget(time_limit=self.time_limit, max_states=self.max_states, max_memory_mb=self.max_memory_mb,
@@ -92,7 +95,8 @@ class Job:
             "mode": self.mode, "engine": self.engine, "time_limit": self.time_limit, "max_states": self.max_states,
             "max_memory_mb": self.max_memory_mb, "verdict_limit": self.verdict_limit,
             # only when set, so that the files made before it existed still match their runs
-            **({"replace_when_full": True} if self.replace_when_full else {}), "created_by": ENGINE_VERSION,
+            **({"replace_when_full": True} if self.replace_when_full else {}),
+            **({"at_least": self.at_least} if self.at_least else {}), "created_by": ENGINE_VERSION,
         }
 
     @property
@@ -118,7 +122,7 @@ class Catalogue:
 def make_job(build: Callable[[str, Sequence[str]], Game], game_name: str, variants: Iterable[str] = (),
              mode: str = "optimal", engine: str = "auto", time_limit: float | None = 60.0,
              max_states: int | None = None, max_memory_mb: int | None = 4096,
-             verdict_limit: float | None = None, replace_when_full: bool = False) -> Job:
+             verdict_limit: float | None = None, replace_when_full: bool = False, at_least: int = 0) -> Job:
     """A checked Job: the game and its variants exist (named canonically), the mode is
     known, and the engine is one this game and variant offer."""
     game = build(game_name, list(variants))
@@ -132,8 +136,11 @@ def make_job(build: Callable[[str, Sequence[str]], Game], game_name: str, varian
     if verdict_limit is not None and mode != "optimal":
         raise UsurperError("--verdict-limit only applies to mode optimal (mode winnable decides the verdict)")
     check_replacing(game, replace_when_full)
+    if not isinstance(at_least, int) or at_least < 0:
+        raise UsurperError(f"at_least must be a score of 0 or more, not {at_least!r}")
+    check_floor(game, mode, at_least)
     return Job(game.name, build, canonical_variants(game), mode, engine, time_limit, max_states, max_memory_mb,
-               verdict_limit, replace_when_full)
+               verdict_limit, replace_when_full, at_least)
 
 
 def canonical_variants(game: Game) -> tuple[str, ...]:
@@ -149,7 +156,7 @@ def solve_seed(job: Job, seed: int) -> dict:
     try:
         game = _game(job)
         state = game.initial_state(game.deal_from_seed(seed))
-        result = analyse(game, state, job.mode, job.budget(), job.engine)
+        result = analyse(game, state, job.mode, job.budget(), job.engine, at_least=job.at_least)
         states = result.stats.states
         if result.verdict == UNDECIDED and job.verdict_limit is not None:
             verdict = analyse(game, state, "winnable", job.verdict_budget(), job.engine)
@@ -164,7 +171,7 @@ def solve_seed(job: Job, seed: int) -> dict:
             "states": states, "seconds": _since(started),
             "first_move": game.format_move(state, result.line[0]) if result.line else None,
             "engine": f"{result.engine} {ENGINE_VERSION}",
-            # where the optimum is not proven but bounded (positions that repeat): the bound
+            # where the optimum is not proven but bounded: the bound
             **({"bound": result.upper_bound} if result.score is None and result.upper_bound is not None else {}),
             **({"stopped": result.exhausted} if result.exhausted else {}),
         }

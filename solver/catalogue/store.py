@@ -161,14 +161,16 @@ def read_all(paths: Sequence[str | os.PathLike]) -> Catalogue:
     seeds the earlier left undecided, or a wider range asked only for winnability) answering
     its seeds again.  Of two rows for a seed the one that knows more wins (a proven optimum
     beats a verdict alone, which beats no verdict: UNDECIDED, ERROR); between rows that know
-    as much, the longer search's (the larger time limit), and then the later file's.  Every
-    file must be of the same game and variants."""
+    as much, the longer search's (the larger time limit), and then the later file's.  A
+    bound on an optimum not proven holds whichever search proved it: an unproven seed's row
+    carries the least of its rows' bounds.  Every file must be of the same game and variants."""
     books = [read(path) for path in paths]
     if not books:
         raise UsurperError("no catalogue file given")
     first = books[0]
     rows: dict[int, dict] = {}
     ranks: dict[int, tuple] = {}
+    bounds: dict[int, int] = {}
     for book in books:
         if (book.header["game"], book.header["variants"]) != (first.header["game"], first.header["variants"]):
             raise UsurperError(f"{book.path} is a catalogue of {book.title}, not of {first.title} like {first.path}")
@@ -178,6 +180,11 @@ def read_all(paths: Sequence[str | os.PathLike]) -> Catalogue:
             rank = (_knowledge(row), budget)
             if seed not in ranks or rank >= ranks[seed]:
                 rows[seed], ranks[seed] = row, rank
+            if row.get("bound") is not None:
+                bounds[seed] = min(row["bound"], bounds.get(seed, row["bound"]))
+    for seed, bound in bounds.items():
+        if rows[seed].get("score") is None and rows[seed].get("bound") != bound:
+            rows[seed] = {**rows[seed], "bound": bound}
     return Catalogue(first.path, first.header, rows, tuple(book.path for book in books))
 
 
@@ -417,7 +424,7 @@ def _parse(path: Path, data: bytes) -> tuple[Catalogue, int, list[int]]:
 #: or null), so that a hand-edited file is refused here rather than failing later.
 _HEADER_TYPES = {"game": (str,), "variants": (list,), "mode": (str,), "engine": (str,),
                  "time_limit": (float, None), "max_states": (int, None), "max_memory_mb": (int, None),
-                 "verdict_limit": (float, None), "replace_when_full": (bool, None)}
+                 "verdict_limit": (float, None), "replace_when_full": (bool, None), "at_least": (int, None)}
 _ROW_TYPES = {"score": (int, None), "best": (int, None), "bound": (int, None), "states": (int, None),
               "seconds": (float, None), "first_move": (str, None), "engine": (str, None), "error": (str, None),
               "stopped": (str, None)}

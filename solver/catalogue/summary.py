@@ -86,6 +86,7 @@ def summarise(catalogue: Catalogue) -> dict:
         "game": header["game"], "variants": header["variants"],
         "mode": header["mode"], "engine": header["engine"], "time_limit": header["time_limit"],
         "max_states": header["max_states"], "verdict_limit": header.get("verdict_limit"),
+        "at_least": header.get("at_least"),
         "seeds": count, "first_seed": min(catalogue.rows), "last_seed": max(catalogue.rows),
         "outcomes": dict(outcomes),
         "win_rate": won / count, "win_rate_of_decided": won / (won + lost) if won + lost else None,
@@ -109,6 +110,8 @@ def format_summary(summary: dict) -> list[str]:
         budget += f", at most {summary['max_states']:,} states"
     if summary.get("verdict_limit") is not None:
         budget += f", then winnability for {summary['verdict_limit']:g} s where undecided"
+    if summary.get("at_least"):
+        budget += f", each optimum only where it reaches {summary['at_least']} (else a bound below it)"
     outcomes = summary["outcomes"]
     low, high = summary["wilson_95"]
     decided = outcomes[WON] + outcomes[LOST]

@@ -27,6 +27,7 @@ from compiled_checks import (
     check_budget_messages,
     check_every_small_budget,
     check_exhausted_budget,
+    check_floors_on_positions,
     check_line,
     compare,
     plain_answer_checked,
@@ -122,6 +123,18 @@ def test_compiled_equals_pruned_on_a_whole_lost_deal():
     state = BASIC.initial_state(BASIC.deal_from_seed(20))
     result = compare(BASIC, state, "optimal", Budget())
     assert (result.verdict, result.score) == (LOST, 61)
+
+
+def test_compiled_equals_pruned_with_a_floor_on_the_optimum():
+    """A floor (solve's at_least) around the optimum of won and lost positions and whole
+    deals: node for node, the optimum where it reaches the floor, else a proven bound."""
+    checked, refuted, lost = check_floors_on_positions(BASIC, positions(BASIC, range(12), every=4))
+    assert checked >= 20 and refuted >= 30 and lost >= 10, (checked, refuted, lost)
+    # whole deals, one floor above the optimum: won 87, lost 61 (no line below 62), lost 56
+    for seed, at_least, bound, line_score in ((19, 88, 87, 78), (20, 62, 61, None), (163, 60, 59, 0)):
+        state = BASIC.initial_state(BASIC.deal_from_seed(seed))
+        result = compare(BASIC, state, "optimal", Budget(), at_least=at_least)
+        assert (result.score, result.upper_bound, result.line_score) == (None, bound, line_score)
 
 
 def test_compiled_equals_pruned_with_the_fair_samples_search_order():

@@ -23,6 +23,7 @@ from compiled_checks import (
     check_budget_messages,
     check_every_small_budget,
     check_exhausted_budget,
+    check_floors_on_positions,
     check_line,
     compare,
     plain_answer_checked,
@@ -92,6 +93,13 @@ def test_compiled_equals_pruned_on_positions_of_every_depth(seeds, decided, wins
                 counts["won"] += result.verdict == WON and not result.exhausted
                 counts["lost"] += result.verdict == LOST and not result.exhausted
     assert counts["decided"] >= decided and counts["won"] >= wins and counts["lost"] >= losses
+
+
+def test_compiled_equals_pruned_with_a_floor_on_the_optimum():
+    """A floor (solve's at_least) around the optimum of won and lost positions: node for
+    node, the optimum where it reaches the floor, else a proven bound."""
+    checked, refuted, lost = check_floors_on_positions(BASE, positions(BASE, range(6), every=4))
+    assert checked >= 20 and refuted >= 20 and lost >= 5, (checked, refuted, lost)
 
 
 def test_compiled_equals_pruned_with_the_fair_samples_search_order():

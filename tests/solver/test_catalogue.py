@@ -610,6 +610,27 @@ def test_a_resumed_run_must_keep_its_verdict_limit(tmp_path):
         catalogue.run(path, ROYAL, range(3), workers=1)
 
 
+def test_a_floor_on_the_optimum_keeps_the_optima_above_it_and_bounds_the_rest(tmp_path):
+    """--at-least 80 over Adaman seeds 19-21 (optima 87, a loss of 61, 76): 19's optimum,
+    and for the others a proven bound below 80 in the row; a resumed run asks the same."""
+    path = tmp_path / "c.jsonl"
+    job = catalogue.make_job(make_game, "adaman", time_limit=60.0, at_least=80)
+    catalogue.run(path, job, range(19, 22), workers=1)
+    book = catalogue.read(path)
+    assert book.header["at_least"] == 80
+    answers = {seed: (row["outcome"], row["score"], row.get("bound")) for seed, row in book.rows.items()}
+    assert answers[19] == ("WON", 87, None)
+    assert answers[20][:2] == ("LOST", None) and 61 <= answers[20][2] < 80
+    assert answers[21][:2] == ("WON", None) and 76 <= answers[21][2] < 80
+    with pytest.raises(UsurperError, match="at_least=80, but this run asks at_least=0"):
+        catalogue.run(path, catalogue.make_job(make_game, "adaman", time_limit=60.0), range(19, 23), workers=1)
+    for wrong, words in ((dict(mode="winnable"), "winnable"), (dict(at_least=-1), "0 or more")):
+        with pytest.raises(UsurperError, match=words):
+            catalogue.make_job(make_game, "adaman", **{"at_least": 80, **wrong})
+    with pytest.raises(UsurperError, match="tree search"):
+        catalogue.make_job(make_game, "kings-reign", at_least=80)
+
+
 def test_the_undecided_seeds_print_as_a_seeds_list_that_reads_back(tmp_path):
     path = tmp_path / "c.jsonl"
     header = catalogue.make_job(make_game, "royal-assassin", time_limit=None, max_states=3_000).header()
@@ -668,6 +689,25 @@ def test_a_wider_winnability_file_fills_in_verdicts_but_never_hides_an_optimum(t
         2: ("WON", None, 7),  # as much known: the longer search's row (60 s against 10 s)
         3: ("LOST", None, 5)}  # the wider range adds its seeds
     assert catalogue.summarise(whole)["seeds"] == 4
+
+
+def test_an_unproven_seed_keeps_the_least_bound_any_of_its_searches_proved(tmp_path):
+    """The longer search's row stands for the seed, with the shorter one's bound where that
+    is lower (a bound holds whichever search proved it); a proven optimum needs none."""
+    short, long = tmp_path / "short.jsonl", tmp_path / "long.jsonl"
+    header = catalogue.make_job(make_game, "adaman", time_limit=1.0).header()
+    for path, limit, lines in (
+            (short, 1.0, [{"seed": 0, "outcome": "WON", "score": None, "best": 100, "bound": 110},
+                          {"seed": 1, "outcome": "WON", "score": None, "best": 90, "bound": 95},
+                          {"seed": 2, "outcome": "WON", "score": None, "best": 80, "bound": 99}]),
+            (long, 900.0, [{"seed": 0, "outcome": "WON", "score": None, "best": 104},
+                           {"seed": 1, "outcome": "WON", "score": None, "best": 92, "bound": 97},
+                           {"seed": 2, "outcome": "WON", "score": 85, "best": 85}])):
+        path.write_text("\n".join(json.dumps(line) for line in [dict(header, time_limit=limit), *lines]) + "\n")
+    whole = catalogue.read_all([short, long])
+    assert {seed: (row["best"], row.get("bound"), row["score"]) for seed, row in whole.rows.items()} == {
+        0: (104, 110, None), 1: (92, 95, None), 2: (85, None, 85)}
+    assert catalogue.summarise(whole)["optimum_median"] == [92, 95]
 
 
 def test_a_file_of_another_game_cannot_answer_a_catalogue(tmp_path):

@@ -170,6 +170,28 @@ def test_solver_matches_brute_force_at_excuse_choices():
     assert found >= 5
 
 
+def test_a_floor_gives_the_brute_force_optimum_where_it_reaches_it_else_a_bound_above_it():
+    """solve's at_least against the brute force: the optimum at or below the floor; above
+    it a bound from the optimum to just below the floor (or the optimum, where the best
+    line meets the bound), with a line that replays."""
+    positions = small_positions(BASIC, range(30), cap=2500)
+    refuted = 0
+    for state, best, win, _, _ in positions:
+        for at_least in (best - 1, best, best + 1, best + 3):
+            result = solve(BASIC, state, "optimal", "pruned", at_least=max(0, at_least))
+            assert result.verdict == (WON if win else LOST) and not result.exhausted
+            if result.line_score is not None:
+                check_claim(BASIC, state, result.line, result.verdict == WON, result.line_score)
+            if at_least <= best or result.score is not None:
+                assert (result.score, result.upper_bound) == (best, None), at_least
+            else:
+                assert best <= result.upper_bound < at_least
+                refuted += 1
+    assert refuted >= 30, refuted
+    with pytest.raises(ValueError):
+        solve(BASIC, positions[0][0], "winnable", "pruned", at_least=10)
+
+
 def test_solver_on_finished_positions():
     """Terminal roots: Example C (utter loss in set-up, 0) and Example D (no move, 0)."""
     c = start(BASIC, ["Desert", "Origin", "Journey", "Mountain", "Battle", "Author", "Painter", "Ace of Suns",
@@ -240,6 +262,9 @@ def check_budget_sweep(state, best, win, limits, field):
                     assert result.verdict == (WON if win else LOST), where
                     if mode == "optimal":
                         assert result.score == best, where
+                if result.upper_bound is not None:  # an unproven optimum's bound holds
+                    assert result.score is None and mode == "optimal", where
+                    assert max(best, result.line_score or 0) <= result.upper_bound, where
                 if result.verdict == WON:
                     assert win, where
                     check_claim(BASIC, state, result.line, True, result.line_score)
@@ -311,6 +336,21 @@ def test_a_proved_loss_stays_lost_when_its_optimum_runs_out_of_budget(engine):
     assert (result.verdict, result.score) == (LOST, None) and result.exhausted
     replayed = replay(BASIC, state, result.line)
     assert replayed.ok and replayed.outcome.score == result.line_score
+    assert result.line_score <= result.upper_bound < BASIC.lowest_win_score  # a loss scores below any win
+
+
+@pytest.mark.parametrize("engine", ["pruned", "compiled"])
+def test_an_optimum_not_proven_lies_between_the_best_line_and_the_roots_bound(engine):
+    """Seed 19's optimum is 87 (4,024 states) and its root's bound 102: a search stopped
+    sooner gives the bound, and neither a proven optimum nor a winnability search does."""
+    state = BASIC.initial_state(BASIC.deal_from_seed(19))
+    assert BASIC.score_upper_bound(state) == 102
+    result = solve(BASIC, state, mode="optimal", engine=engine, budget=Budget(max_states=50))
+    assert result.score is None and result.upper_bound == 102
+    assert result.line_score is None or result.line_score <= 87
+    proven = solve(BASIC, state, mode="optimal", engine=engine)
+    assert (proven.score, proven.upper_bound) == (87, None)
+    assert solve(BASIC, state, mode="winnable", engine=engine, budget=Budget(max_states=50)).upper_bound is None
 
 
 def agreeing_optima(other: SearchSettings, seeds, budget: int, engine: str):
