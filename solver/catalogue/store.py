@@ -161,9 +161,12 @@ def read_all(paths: Sequence[str | os.PathLike]) -> Catalogue:
     seeds the earlier left undecided, or a wider range asked only for winnability) answering
     its seeds again.  Of two rows for a seed the one that knows more wins (a proven optimum
     beats a verdict alone, which beats no verdict: UNDECIDED, ERROR); between rows that know
-    as much, the longer search's (the larger time limit), and then the later file's.  A
-    bound on an optimum not proven holds whichever search proved it: an unproven seed's row
-    carries the least of its rows' bounds.  Every file must be of the same game and variants."""
+    as much, the one with the better line, then the longer search's (the larger time limit),
+    and then the later file's.  A bound on an optimum not proven holds whichever search
+    proved it: an unproven seed's row carries the least of its rows' bounds, and where a
+    decided seed's best line meets that bound, its optimum is proven (one search found the
+    line, another refuted anything above it).  Every file must be of the same game and
+    variants."""
     books = [read(path) for path in paths]
     if not books:
         raise UsurperError("no catalogue file given")
@@ -177,15 +180,24 @@ def read_all(paths: Sequence[str | os.PathLike]) -> Catalogue:
         limit = book.header.get("time_limit")
         budget = math.inf if limit is None else limit
         for seed, row in book.rows.items():
-            rank = (_knowledge(row), budget)
+            rank = (_knowledge(row), -1 if row.get("best") is None else row["best"], budget)
             if seed not in ranks or rank >= ranks[seed]:
                 rows[seed], ranks[seed] = row, rank
             if row.get("bound") is not None:
                 bounds[seed] = min(row["bound"], bounds.get(seed, row["bound"]))
     for seed, bound in bounds.items():
-        if rows[seed].get("score") is None and rows[seed].get("bound") != bound:
-            rows[seed] = {**rows[seed], "bound": bound}
+        rows[seed] = _bounded_row(rows[seed], bound)
     return Catalogue(first.path, first.header, rows, tuple(book.path for book in books))
+
+
+def _bounded_row(row: dict, bound: int) -> dict:
+    """`row` with the least bound any row of its seed proved: a proven optimum where its
+    best line meets the bound, and as it was where its optimum is proven already."""
+    if row.get("score") is not None or row.get("bound") == bound and row.get("best") != bound:
+        return row
+    if row.get("best") == bound and row["outcome"] in DECIDED:
+        return {**{name: value for name, value in row.items() if name != "bound"}, "score": bound}
+    return {**row, "bound": bound}
 
 
 def _knowledge(row: dict) -> int:

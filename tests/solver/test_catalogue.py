@@ -691,23 +691,26 @@ def test_a_wider_winnability_file_fills_in_verdicts_but_never_hides_an_optimum(t
     assert catalogue.summarise(whole)["seeds"] == 4
 
 
-def test_an_unproven_seed_keeps_the_least_bound_any_of_its_searches_proved(tmp_path):
-    """The longer search's row stands for the seed, with the shorter one's bound where that
-    is lower (a bound holds whichever search proved it); a proven optimum needs none."""
+def test_an_unproven_seed_keeps_its_best_line_and_the_least_bound_any_of_its_searches_proved(tmp_path):
+    """The row with the better line stands for an unproven seed (then the longer search's),
+    with the least bound of all its rows (a bound holds whichever search proved it); where
+    the best line meets that bound the optimum is proven; a proven optimum needs no bound."""
     short, long = tmp_path / "short.jsonl", tmp_path / "long.jsonl"
     header = catalogue.make_job(make_game, "adaman", time_limit=1.0).header()
     for path, limit, lines in (
             (short, 1.0, [{"seed": 0, "outcome": "WON", "score": None, "best": 100, "bound": 110},
-                          {"seed": 1, "outcome": "WON", "score": None, "best": 90, "bound": 95},
-                          {"seed": 2, "outcome": "WON", "score": None, "best": 80, "bound": 99}]),
+                          {"seed": 1, "outcome": "WON", "score": None, "best": 92, "bound": 95},
+                          {"seed": 2, "outcome": "WON", "score": None, "best": 80, "bound": 99},
+                          {"seed": 3, "outcome": "WON", "score": None, "best": 96, "bound": 120}]),
             (long, 900.0, [{"seed": 0, "outcome": "WON", "score": None, "best": 104},
                            {"seed": 1, "outcome": "WON", "score": None, "best": 92, "bound": 97},
-                           {"seed": 2, "outcome": "WON", "score": 85, "best": 85}])):
+                           {"seed": 2, "outcome": "WON", "score": 85, "best": 85},
+                           {"seed": 3, "outcome": "WON", "score": None, "best": 90, "bound": 96}])):
         path.write_text("\n".join(json.dumps(line) for line in [dict(header, time_limit=limit), *lines]) + "\n")
     whole = catalogue.read_all([short, long])
     assert {seed: (row["best"], row.get("bound"), row["score"]) for seed, row in whole.rows.items()} == {
-        0: (104, 110, None), 1: (92, 95, None), 2: (85, None, 85)}
-    assert catalogue.summarise(whole)["optimum_median"] == [92, 95]
+        0: (104, 110, None), 1: (92, 95, None), 2: (85, None, 85), 3: (96, None, 96)}
+    assert catalogue.summarise(whole)["optimum_median"] == [94, 95.5]
 
 
 def test_a_file_of_another_game_cannot_answer_a_catalogue(tmp_path):
