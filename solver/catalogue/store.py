@@ -193,10 +193,10 @@ def read_all(paths: Sequence[str | os.PathLike]) -> Catalogue:
 def _bounded_row(row: dict, bound: int) -> dict:
     """`row` with the least bound any row of its seed proved: a proven optimum where its
     best line meets the bound, and as it was where its optimum is proven already."""
-    if row.get("score") is not None or row.get("bound") == bound and row.get("best") != bound:
+    if row.get("score") is not None:
         return row
     if row.get("best") == bound and row["outcome"] in DECIDED:
-        return {**{name: value for name, value in row.items() if name != "bound"}, "score": bound}
+        return {name: value for name, value in row.items() if name != "bound"} | {"score": bound}
     return {**row, "bound": bound}
 
 
