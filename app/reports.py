@@ -157,7 +157,9 @@ def _verdict_line(report: dict) -> str:
     if report["optimal_score"] is not None:
         return f"Verdict: {verdict}, optimal score {report['optimal_score']}"
     if verdict == "UNDECIDED":
-        return f"Verdict: UNDECIDED: the {report['exhausted']} ran out before the search finished"
+        bound = report["upper_bound"]
+        within = f"; no line scores more than {bound} (a proven bound)" if bound is not None else ""
+        return f"Verdict: UNDECIDED: the {report['exhausted']} ran out before the search finished{within}"
     if report["mode"] == "winnable":
         return f"Verdict: {verdict} (winnable-only search: optimal score not computed)"
     bound = report["upper_bound"]

@@ -96,6 +96,19 @@ def test_an_unproven_hint_states_the_proven_bound_on_the_optimum():
     assert f"the optimum is at most {report['upper_bound']} (a proven bound)" in text
 
 
+def test_an_undecided_verdict_states_the_proven_bound_it_has():
+    """Seed 4 cut short after 3 states is UNDECIDED, but its root's bound is proven: the
+    text says so, and the optimum the whole search finds is within it."""
+    done = usurper("solve", "adaman", "--seed", "4", "--max-states", "3", "--json")
+    report = json.loads(done.stdout)
+    assert done.returncode == 0 and report["verdict"] == "UNDECIDED" and report["upper_bound"] is not None
+    text = usurper("solve", "adaman", "--seed", "4", "--max-states", "3").stdout
+    assert f"ran out before the search finished; no line scores more than {report['upper_bound']} " \
+           "(a proven bound)" in text
+    optimum = json.loads(usurper("solve", "adaman", "--seed", "4", "--json").stdout)["optimal_score"]
+    assert optimum is not None and optimum <= report["upper_bound"]
+
+
 def test_a_floor_above_the_optimum_is_refuted_with_a_bound_below_it():
     """Seed 19's optimum is 87: --at-least 88 proves nothing reaches 88 (a bound of 87 and
     the line found), --at-least 80 gives the optimum; a floor is refused where it means nothing."""
