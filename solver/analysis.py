@@ -84,7 +84,8 @@ def analyse(game: Game, state: Any, question: Question = "optimal", budget: Budg
 
 
 def check_floor(game: Game, question: Question, at_least: int) -> None:
-    """A floor on the optimum is a question for the tree search's optimal mode alone."""
+    """A floor on the optimum is a question for the tree search's optimal mode alone, and one
+    above the game's highest score asks nothing."""
     if not at_least:
         return
     if search_family(game) != TREE:
@@ -92,6 +93,8 @@ def check_floor(game: Game, question: Question, at_least: int) -> None:
                            "answers the whole question")
     if question != "optimal":
         raise UsurperError("--at-least asks about the optimal score, not with --winnable-only or --mode winnable")
+    if at_least > game.max_score:
+        raise UsurperError(f"--at-least {at_least} is above {game.name}'s highest score, {game.max_score}")
 
 
 def check_replacing(game: Game, replace_when_full: bool) -> None:

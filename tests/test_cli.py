@@ -123,7 +123,8 @@ def test_a_floor_above_the_optimum_is_refuted_with_a_bound_below_it():
     assert "optimal score 87" in usurper("solve", "adaman", "--seed", "19", "--at-least", "80").stdout
     for args, words in ((["adaman", "--seed", "19", "--winnable-only"], "not with --winnable-only"),
                         (["kings-reign", "--seed", "3"], "for the tree search"),
-                        (["adaman", "--seed", "19", "--at-least", "-1"], "-1")):
+                        (["adaman", "--seed", "19", "--at-least", "-1"], "-1"),
+                        (["adaman", "--seed", "19", "--at-least", "1000"], "above adaman's highest score")):
         done = usurper("solve", *args, *([] if "--at-least" in args else ["--at-least", "80"]))
         assert done.returncode == 2 and words in done.stderr and "Traceback" not in done.stderr
 
