@@ -59,6 +59,20 @@ def optimum_median_range(rows: list[dict]) -> list[float | None] | None:
     return [end if math.isfinite(end) else None for end in ends]
 
 
+def median_deciders(rows: list[dict], ends: list[float | None] | None) -> list[int]:
+    """The unproven seeds that can still move the median's bracket (`optimum_median_range`):
+    those whose best line is below its high end and whose bound is above its low end.  Any
+    other seed counts on the same side of both ends whatever its optimum, so settling
+    enough of these (an optimum, or a bound from --at-least) is what closes the bracket."""
+    if not ends or ends[0] == ends[1]:
+        return []
+    low = -math.inf if ends[0] is None else ends[0]
+    high = math.inf if ends[1] is None else ends[1]
+    return sorted(row["seed"] for row in rows if row.get("score") is None
+                  and (row["best"] if row.get("best") is not None else -math.inf) < high
+                  and (row["bound"] if row.get("bound") is not None else math.inf) > low)
+
+
 def summarise(catalogue: Catalogue) -> dict:
     """The figures of a catalogue: outcomes, win rate with its Wilson 95 % interval, the
     distribution of proven scores, solve-time percentiles and states.
@@ -81,6 +95,7 @@ def summarise(catalogue: Catalogue) -> dict:
     seconds = [row["seconds"] for row in rows if row.get("seconds") is not None]
     states = [row["states"] for row in rows if row.get("states") is not None]
     header = catalogue.header
+    median_range = optimum_median_range(rows) if header["mode"] == "optimal" else None
     return {
         "file": str(catalogue.path), "files": [str(path) for path in catalogue.sources or (catalogue.path,)],
         "game": header["game"], "variants": header["variants"],
@@ -95,7 +110,8 @@ def summarise(catalogue: Catalogue) -> dict:
         "scores": {str(score): scores[score] for score in sorted(scores)},
         "score_median": median(list(scores.elements())) if scores else None,
         "score_mode": max(sorted(scores), key=lambda score: scores[score]) if scores else None,
-        "optimum_median": optimum_median_range(rows) if header["mode"] == "optimal" else None,
+        "optimum_median": median_range,
+        "optimum_median_deciders": median_deciders(rows, median_range),
         "seconds": _spread(seconds), "states": _spread(states), "seconds_total": sum(seconds),
         "engines": sorted({row["engine"] for row in rows if row.get("engine")}),
         "stopped": dict(Counter(limit_kind(row["stopped"]) for row in rows if row.get("stopped"))),
@@ -145,6 +161,8 @@ def format_summary(summary: dict) -> list[str]:
                      f"mode {summary['score_mode']}")
         if summary.get("optimum_median"):
             lines.append(_optimum_median_line(summary))
+        if summary.get("optimum_median_deciders"):
+            lines.append(_median_deciders_line(summary["optimum_median_deciders"]))
     else:
         lines.append(f"scores        {summary['proven_scores']:,} proven (none: mode winnable, or no search finished)")
     widest = max(summary["scores"].values(), default=1)
@@ -163,6 +181,12 @@ def _optimum_median_line(summary: dict) -> str:
               else "unknown")
     return (f"              median optimum of all {summary['seeds']:,} seeds {within} (the {unproven:,} "
             "unproven at their best line for the low end, at their proven bound, or unbounded, for the high)")
+
+
+def _median_deciders_line(seeds: list[int], shown: int = 20) -> str:
+    listed = ", ".join(str(seed) for seed in seeds[:shown])
+    more = f" and {len(seeds) - shown:,} more" if len(seeds) > shown else ""
+    return f"              the {len(seeds):,} unproven seeds that can still move it: {listed}{more}"
 
 
 def plot(catalogue: Catalogue, out: str | os.PathLike) -> Path:

@@ -455,10 +455,19 @@ def test_the_median_optimum_of_every_seed_is_bracketed_while_some_are_unproven(t
     assert catalogue.summarise(book)["optimum_median"] == [70, 92.5]
     text = "\n".join(catalogue.format_summary(catalogue.summarise(book)))
     assert "median optimum of all 10 seeds within [70, 92.5] (the 4 unproven" in text
+    assert catalogue.summarise(book)["optimum_median_deciders"] == [4, 7, 8, 9]  # unbounded: every one
+    assert "the 4 unproven seeds that can still move it: 4, 7, 8, 9" in text
+    other = catalogue.read(hand_made(tmp_path / "other.jsonl"))
+    other.rows[8]["bound"], other.rows[9]["best"] = 70, 93
+    # low: 30 40 60 70 70 | 80 85 90 93 95, high: 30 70 70 70 80 | 90 95 and above: [75, 85];
+    # 4's line reaches the high end, 8's bound stays below the low end, 9 is above both
+    assert catalogue.summarise(other)["optimum_median"] == [75, 85]
+    assert catalogue.summarise(other)["optimum_median_deciders"] == [7]
     for seed, bound in ((4, 88), (7, 45), (8, 65), (9, 50)):
         book.rows[seed]["bound"] = bound  # proven bounds (King's Reign's rows carry them)
     # high: 30 45 50 65 70 | 70 80 88 90 95
     assert catalogue.summarise(book)["optimum_median"] == [70, 70]
+    assert catalogue.summarise(book)["optimum_median_deciders"] == []  # settled
     for row in book.rows.values():
         row.pop("bound", None)
         if row["score"] is None:
