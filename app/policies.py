@@ -82,10 +82,6 @@ class FairPolicy:
         return table
 
 
-def fair_move(game: Game, state: Any, rng: random.Random, samples: int = FAIR_SAMPLES) -> Any:
-    return FairPolicy(samples)(game, state, rng)
-
-
 def greedy_move(game: Game, state: Any, rng: random.Random) -> Any:
     """The game's own greedy rule (Game.greedy_move; each game documents it in docs/play.md)."""
     return game.greedy_move(state)

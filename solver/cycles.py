@@ -104,7 +104,6 @@ class _CycleSearch:
         self.progress: Callable[[Any], int] = game.progress
         self.win: tuple[int, list] | None = None    # best win: (score, line)
         self.loss: tuple[int, list] | None = None   # best loss, reported when no win is found
-        self.deadline_share: float | None = None    # a phase's own time limit (beam phases)
         self.visited: set = set()
         self.frames: list[list] = []    # depth-first stack: [state, ordered moves, next index]
         self.open_list: list = []       # best-first: (priority, tie, state, line, bound)

@@ -25,7 +25,6 @@ DEFAULT_SUITS = ("D", "H", "S", "C")
 #: The threes' powers by suit, resolved in this order after the reveal [R11].
 MARTYR, GRAVEDIGGER, ROBBER, LOVER = "C", "S", "D", "H"
 EFFECT_ORDER = (MARTYR, GRAVEDIGGER, ROBBER, LOVER)
-EFFECT_NAMES = {MARTYR: "Martyr", GRAVEDIGGER: "Gravedigger", ROBBER: "Robber", LOVER: "Lover"}
 
 #: Coin sides (§2): heads (0) is HIGH, tails (1) is LOW [R3].
 HIGH, LOW = 0, 1

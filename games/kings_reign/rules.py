@@ -38,7 +38,6 @@ PEOPLE_OF_EACH, ENEMIES, FARM_CARDS, FORT_CARDS = 4, 2, 6, 4
 # phases (decision points) and endings
 TRAIN, ACT, DISPOSE, OVER = 0, 1, 2, 3
 DISCOVERED, EXHAUSTED, KING_TAKEN, STARVED = 1, 2, 3, 4
-WINNING_ENDS = (DISCOVERED, EXHAUSTED)
 
 # moves: small tuples, compared by value
 PASS = ("pass",)
