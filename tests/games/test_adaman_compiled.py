@@ -48,8 +48,6 @@ BASIC = Adaman()
 PAWNS = make_game("adaman", ["pawns_courts=all"])
 HARDER = make_game("adaman", ["pawns_courts=personalities:Watchman+Consul"])
 EXCUSE = make_game("adaman", ["excuse"])
-EXCUSE_PAWNS = make_game("adaman", ["excuse", "pawns_courts=all"])
-EXCUSE_HARDER = make_game("adaman", ["excuse", "pawns_courts=personalities:Watchman+Consul"])
 CARD = {card.name: card for card in DECKTET}
 #: Seeds whose greedy playout wins (WIN_SEEDS of tests/solver/test_search.py): wins are rare.
 WIN_SEEDS = (48, 88, 89, 190, 388, 399, 480, 587, 657, 766, 972, 1011, 1032, 1060, 1321, 1322)
