@@ -166,11 +166,12 @@ def test_the_pawns_optima_figures_in_the_readmes_are_those_of_their_files():
     """README.md and data/README.md quote how many pawns_courts=all optima are proven and
     where the median of all 1,000 lies: `usurper catalogue stats` over the files of
     bench/results/adaman-pawns-optimum prints the same."""
-    folder = Path(__file__).resolve().parent.parent / "bench" / "results" / "adaman-pawns-optimum"
-    summary = catalogue.summarise(catalogue.read_all(sorted(folder.glob("*.jsonl"))))
+    root = Path(__file__).resolve().parent.parent
+    files = sorted((root / "bench" / "results" / "adaman-pawns-optimum").glob("*.jsonl"))
+    summary = catalogue.summarise(catalogue.read_all(files))
     low, high = summary["optimum_median"]
-    median = f"within [{low:g}, {high:g}]" if low != high else f"{low:g}"
-    readme = (folder.parent.parent.parent / "README.md").read_text(encoding="utf-8")
+    median = f"within [{low:g}, {high:g}]" if low != high else f"is {low:g}"
+    readme = (root / "README.md").read_text(encoding="utf-8")
     assert f"`pawns_courts=all` {summary['proven_scores']:,} proven so far, the median of all 1,000 {median}" in readme
-    data = " ".join((folder.parent.parent.parent / "data" / "README.md").read_text(encoding="utf-8").split())
+    data = " ".join((root / "data" / "README.md").read_text(encoding="utf-8").split())
     assert f"{summary['proven_scores']:,} so far with 300 s" in data and f"median of all 1,000 {median}" in data

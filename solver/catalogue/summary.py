@@ -186,7 +186,7 @@ def _optimum_median_line(summary: dict) -> str:
 def _median_deciders_line(seeds: list[int], shown: int = 20) -> str:
     listed = ", ".join(str(seed) for seed in seeds[:shown])
     more = f" and {len(seeds) - shown:,} more" if len(seeds) > shown else ""
-    return f"              the {len(seeds):,} unproven seeds that can still move it: {listed}{more}"
+    return f"              the unproven seeds that can still move it ({len(seeds):,}): {listed}{more}"
 
 
 def plot(catalogue: Catalogue, out: str | os.PathLike) -> Path:

@@ -456,7 +456,7 @@ def test_the_median_optimum_of_every_seed_is_bracketed_while_some_are_unproven(t
     text = "\n".join(catalogue.format_summary(catalogue.summarise(book)))
     assert "median optimum of all 10 seeds within [70, 92.5] (the 4 unproven" in text
     assert catalogue.summarise(book)["optimum_median_deciders"] == [4, 7, 8, 9]  # unbounded: every one
-    assert "the 4 unproven seeds that can still move it: 4, 7, 8, 9" in text
+    assert "the unproven seeds that can still move it (4): 4, 7, 8, 9" in text
     other = catalogue.read(hand_made(tmp_path / "other.jsonl"))
     other.rows[8]["bound"], other.rows[9]["best"] = 70, 93
     # low: 30 40 60 70 70 | 80 85 90 93 95, high: 30 70 70 70 80 | 90 95 and above: [75, 85];
