@@ -43,34 +43,37 @@ def seed_list(seeds: Iterable[int]) -> str:
     return ",".join(parts)
 
 
+def _optimum_interval(row: dict) -> tuple[float, float]:
+    """Where an unproven seed's optimum lies: from its best line's score (below every score
+    without a line) to its proven bound (above every score without one)."""
+    return (row["best"] if row.get("best") is not None else -math.inf,
+            row["bound"] if row.get("bound") is not None else math.inf)
+
+
 def optimum_median_range(rows: list[dict]) -> list[float | None] | None:
     """Where the median of every seed's optimum lies while some optima are not proven: the
-    median with each unproven seed at the best score its line reached (the least its
-    optimum can be) and the median with each at its proven bound (the most), a seed
-    without a line or without a bound counted below or above every score (None: that end
-    is unknown).  None where there is nothing to bracket: every optimum is proven, or none."""
+    median with each unproven seed at the low end of its interval (`_optimum_interval`)
+    and the median with each at the high end (None: that end is unknown).  None where
+    there is nothing to bracket: every optimum is proven, or none."""
     proven = [row["score"] for row in rows if row.get("score") is not None]
     if not proven or len(proven) == len(rows):
         return None
-    unproven = [row for row in rows if row.get("score") is None]
-    lowest = [row["best"] if row.get("best") is not None else -math.inf for row in unproven]
-    highest = [row["bound"] if row.get("bound") is not None else math.inf for row in unproven]
-    ends = (median(proven + lowest), median(proven + highest))
+    intervals = [_optimum_interval(row) for row in rows if row.get("score") is None]
+    ends = (median(proven + [low for low, _ in intervals]), median(proven + [high for _, high in intervals]))
     return [end if math.isfinite(end) else None for end in ends]
 
 
 def median_deciders(rows: list[dict], ends: list[float | None] | None) -> list[int]:
     """The unproven seeds that can still move the median's bracket (`optimum_median_range`):
-    those whose best line is below its high end and whose bound is above its low end.  Any
-    other seed counts on the same side of both ends whatever its optimum, so settling
-    enough of these (an optimum, or a bound from --at-least) is what closes the bracket."""
+    those whose interval starts below its high end and ends above its low end.  Any other
+    seed counts on the same side of both ends whatever its optimum, so settling enough of
+    these (an optimum, or a bound from --at-least) is what closes the bracket."""
     if not ends or ends[0] == ends[1]:
         return []
     low = -math.inf if ends[0] is None else ends[0]
     high = math.inf if ends[1] is None else ends[1]
-    return sorted(row["seed"] for row in rows if row.get("score") is None
-                  and (row["best"] if row.get("best") is not None else -math.inf) < high
-                  and (row["bound"] if row.get("bound") is not None else math.inf) > low)
+    unproven = ((row["seed"], *_optimum_interval(row)) for row in rows if row.get("score") is None)
+    return sorted(seed for seed, start, end in unproven if start < high and end > low)
 
 
 def summarise(catalogue: Catalogue) -> dict:
