@@ -179,6 +179,9 @@ def _optimum_median_line(summary: dict) -> str:
     """The bracket of the median optimum over every seed, in words."""
     low, high = summary["optimum_median"]
     unproven = summary["seeds"] - summary["proven_scores"]
+    if low is not None and low == high:
+        return (f"              median optimum of all {summary['seeds']:,} seeds is {low:g}, whatever the "
+                f"{unproven:,} unproven prove (each between its best line and its proven bound, or unbounded)")
     within = (f"within [{low:g}, {high:g}]" if low is not None and high is not None
               else f"at least {low:g}" if low is not None else f"at most {high:g}" if high is not None
               else "unknown")

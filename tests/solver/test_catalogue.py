@@ -468,6 +468,8 @@ def test_the_median_optimum_of_every_seed_is_bracketed_while_some_are_unproven(t
     # high: 30 45 50 65 70 | 70 80 88 90 95
     assert catalogue.summarise(book)["optimum_median"] == [70, 70]
     assert catalogue.summarise(book)["optimum_median_deciders"] == []  # settled
+    assert "median optimum of all 10 seeds is 70, whatever the 4 unproven prove" in "\n".join(
+        catalogue.format_summary(catalogue.summarise(book)))
     for row in book.rows.values():
         row.pop("bound", None)
         if row["score"] is None:
