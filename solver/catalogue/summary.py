@@ -176,17 +176,19 @@ def format_summary(summary: dict) -> list[str]:
 
 
 def _optimum_median_line(summary: dict) -> str:
-    """The bracket of the median optimum over every seed, in words."""
+    """The bracket of the median optimum over every seed, in words ("is N" once it has closed)."""
     low, high = summary["optimum_median"]
     unproven = summary["seeds"] - summary["proven_scores"]
     if low is not None and low == high:
-        return (f"              median optimum of all {summary['seeds']:,} seeds is {low:g}, whatever the "
-                f"{unproven:,} unproven prove (each between its best line and its proven bound, or unbounded)")
-    within = (f"within [{low:g}, {high:g}]" if low is not None and high is not None
-              else f"at least {low:g}" if low is not None else f"at most {high:g}" if high is not None
-              else "unknown")
-    return (f"              median optimum of all {summary['seeds']:,} seeds {within} (the {unproven:,} "
-            "unproven at their best line for the low end, at their proven bound, or unbounded, for the high)")
+        where = (f"is {low:g}, whatever the {unproven:,} unproven prove (each between its best line and its "
+                 "proven bound, or unbounded)")
+    else:
+        within = (f"within [{low:g}, {high:g}]" if low is not None and high is not None
+                  else f"at least {low:g}" if low is not None else f"at most {high:g}" if high is not None
+                  else "unknown")
+        where = (f"{within} (the {unproven:,} unproven at their best line for the low end, at their proven "
+                 "bound, or unbounded, for the high)")
+    return f"              median optimum of all {summary['seeds']:,} seeds {where}"
 
 
 def _median_deciders_line(seeds: list[int], shown: int = 20) -> str:
