@@ -377,7 +377,7 @@ def fair_hint(game: Game, visible: Any, samples: int = FAIR_SAMPLES, per_sample_
         best = game.order_moves(first, moves)[0]
         ranked = tuple(sorted(ranked, key=lambda arm: arm.move != best))
     return FairHint(ranked[0].move, ranked[0].text, position, ranked, sum(arm.samples for arm in arms), False,
-                    spending.stopped, quick=quick, asked=samples, set_aside=set_aside)
+                    spending.cut_short(), quick=quick, asked=samples, set_aside=set_aside)
 
 
 def fair_hint_for_state(game: Game, state: Any, **options) -> FairHint:
@@ -433,7 +433,7 @@ class _Spending:
     def __init__(self, budget: int, deadline: float | None, clock: Callable[[], float]):
         self.budget, self.deadline, self.clock = budget, deadline, clock
         self.solved = 0
-        self.stopped = False          # the time limit cut the samples short
+        self.stopped = False          # the time limit shrank a round or ended the sampling
         self.started = clock() if deadline is not None else 0.0
 
     def affordable(self) -> int:
@@ -449,6 +449,10 @@ class _Spending:
             self.stopped = True
             return max(0, in_time)
         return left
+
+    def cut_short(self) -> bool:
+        """Whether the time limit left some of the budget unsolved."""
+        return self.stopped and self.solved < self.budget
 
     def out_of_time(self) -> tuple[bool, float | None]:
         """Whether the deadline has come (no sample may start), and the time read."""
