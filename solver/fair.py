@@ -377,7 +377,7 @@ def fair_hint(game: Game, visible: Any, samples: int = FAIR_SAMPLES, per_sample_
         best = game.order_moves(first, moves)[0]
         ranked = tuple(sorted(ranked, key=lambda arm: arm.move != best))
     return FairHint(ranked[0].move, ranked[0].text, position, ranked, sum(arm.samples for arm in arms), False,
-                    spending.cut_short(), quick=quick, asked=samples, set_aside=set_aside)
+                    spending.stopped, quick=quick, asked=samples, set_aside=set_aside)
 
 
 def fair_hint_for_state(game: Game, state: Any, **options) -> FairHint:
@@ -433,26 +433,21 @@ class _Spending:
     def __init__(self, budget: int, deadline: float | None, clock: Callable[[], float]):
         self.budget, self.deadline, self.clock = budget, deadline, clock
         self.solved = 0
-        self.stopped = False          # the time limit shrank a round or ended the sampling
+        self.stopped = False          # the time limit bounds the latest plan, or ended the sampling
         self.started = clock() if deadline is not None else 0.0
 
     def affordable(self) -> int:
         """Samples that may still be solved: the budget's rest, fewer where the time left at the
-        pace so far affords fewer (then the time limit has cut the hint short)."""
+        pace so far affords fewer (then the time limit cuts the hint short, unless a later
+        plan, at a quicker pace, affords the rest after all)."""
         left = self.budget - self.solved
         if self.deadline is None or not self.solved:
             return left
         now = self.clock()
         pace = (now - self.started) / self.solved
         in_time = int((self.deadline - now) / pace) if pace > 0 else left
-        if in_time < left:
-            self.stopped = True
-            return max(0, in_time)
-        return left
-
-    def cut_short(self) -> bool:
-        """Whether the time limit left some of the budget unsolved."""
-        return self.stopped and self.solved < self.budget
+        self.stopped = in_time < left
+        return max(0, min(left, in_time))
 
     def out_of_time(self) -> tuple[bool, float | None]:
         """Whether the deadline has come (no sample may start), and the time read."""

@@ -293,3 +293,13 @@ def test_win_chances_are_shown_among_decided_samples_with_the_undecided_beside_t
     assert "wins  75.0% of decided" in some_lost.summary(28)
     all_decided = MoveEstimate("c", "c", samples=4, wins=3)
     assert "wins  75.0% [" in all_decided.summary(28) and all_decided.summary(28).endswith("(4 samples)")
+
+
+def test_a_round_planned_at_a_slow_pace_leaves_the_rest_to_later_rounds_not_unsolved(monkeypatch):
+    moves = len(ADAMAN.legal_moves(ADAMAN.initial_state(ADAMAN.deal_from_seed(5))))
+    # the first sweep is slow (3 units a sample), the rest quick: round one is planned small
+    hint, played = timed_hint(monkeypatch, 600, 3 * moves + 900, costs=[3] * moves + [0.001])
+    first_out = [e for e in hint.estimates if e.survived == 0]
+    assert {e.samples for e in first_out} == {(moves + 300) // (5 * moves)}  # 300 afforded after the sweep
+    assert not hint.stopped_by_time and 600 - moves < hint.samples == len(played) <= 600
+    assert "time limit" not in hint.lines()[0]
