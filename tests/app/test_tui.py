@@ -106,25 +106,22 @@ def test_q_while_a_hint_is_thinking_quits_without_waiting_for_it():
 
     game = make_game("adaman")
     session = PlaySession(game, game.initial_state(game.deal_from_seed(5)))
-    session.clairvoyant_hint = lambda: time.sleep(60) or ["never"]
-    timings = {}
+    session.clairvoyant_advice = lambda: time.sleep(60) or (None, ["never"])
 
     async def drive():
         app = PlayApp(session)
         async with app.run_test() as pilot:
             await pilot.press("h")
-            await pilot.pause(0.3)
+            await pilot.pause()
             job = app.job
-            assert job is not None and "thinking: hint" in str(app.query_one("#status").render())
-            started = time.monotonic()
+            assert job is not None and "thinking: hint" in app.query_one("#advice").border_title
             await pilot.press("q")
             await pilot.pause()
-            timings["quit"] = time.monotonic() - started
-            return job
+            return job, app.is_running
 
-    job = asyncio.run(drive())
-    assert job._process is None or not job._process.is_alive()
-    assert timings["quit"] < 30  # far below the minute the hint would take: q did not wait for it
+    job, running = asyncio.run(drive())
+    assert not running
+    assert job._process is None or not job._process.is_alive()  # stopped, not waited for
 
 
 def test_escape_cancels_a_hint_and_the_game_goes_on():
@@ -132,7 +129,7 @@ def test_escape_cancels_a_hint_and_the_game_goes_on():
 
     game = make_game("adaman")
     session = PlaySession(game, game.initial_state(game.deal_from_seed(5)))
-    session.clairvoyant_hint = lambda: time.sleep(60) or ["never"]
+    session.clairvoyant_advice = lambda: time.sleep(60) or (None, ["never"])
 
     async def drive():
         app = PlayApp(session)
