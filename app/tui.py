@@ -49,6 +49,13 @@ KEYS_HELP = ("Keys: arrows or a move's number, then Enter, play a move; : type a
 HINT_MARK = "  ◀ hint"
 
 
+class Frame(Vertical):
+    """Everything above the footer; told first when the terminal's size changes."""
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.app.fit_panes()
+
+
 class GameApp(App):
     """The frame every game's screen shares: the position on top, a middle part (the moves),
     the advice below it, a status line; work in the background, the quit question, the
@@ -57,7 +64,7 @@ class GameApp(App):
     TITLE = "Usurper"
     ENABLE_COMMAND_PALETTE = False
     CSS = """
-    #game { height: 1fr; }
+    #frame, #game { height: 1fr; }
     #too-small { display: none; height: 1fr; padding: 1 2; content-align: center middle; }
     #position { padding: 0 1; border: round $accent; height: auto; overflow-y: auto; }
     #middle { height: 1fr; }
@@ -83,13 +90,14 @@ class GameApp(App):
 
     # ----- layout ---------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
-        with Vertical(id="game"):
-            yield Static(id="position", markup=False)
-            yield from self.compose_middle()
-            yield Static(self.FIRST_ADVICE, id="advice", markup=False)
-            yield Input(id="typed", placeholder="a move in notation, Enter plays it, Esc goes back")
-            yield Static("", id="status", markup=False)
-        yield Static("", id="too-small", markup=False)
+        with Frame(id="frame"):
+            with Vertical(id="game"):
+                yield Static(id="position", markup=False)
+                yield from self.compose_middle()
+                yield Static(self.FIRST_ADVICE, id="advice", markup=False)
+                yield Input(id="typed", placeholder="a move in notation, Enter plays it, Esc goes back")
+                yield Static("", id="status", markup=False)
+            yield Static("", id="too-small", markup=False)
         yield Footer()
 
     def compose_middle(self) -> ComposeResult:
@@ -103,9 +111,6 @@ class GameApp(App):
 
     def heading(self) -> str:
         raise NotImplementedError
-
-    def on_resize(self, event: events.Resize) -> None:
-        self.fit_panes()
 
     def fit_panes(self) -> None:
         """Below MIN_SIZE a note instead of the game; else the position and the advice take
