@@ -254,3 +254,16 @@ def test_ctrl_c_stops_a_hint_and_the_person_chooses_on():
         run.kill()
     assert "hint stopped; choose your action" in rest, (rest, errors)
     assert rest.rstrip().endswith("(quit; the game is not over)") and run.returncode == 0, (rest, errors)
+
+
+def test_a_prefix_of_moves_is_counted_and_kept_in_the_final_line():
+    game = make_game("devils-throne", ["players=2"])
+    start = game.initial_state(game.deal_from_seed(SEED))
+    first = tuple(game.greedy_action(start, seat) for seat in game.acting_players(start))
+    out = io.StringIO()
+    end = run_plain_simultaneous(game, start, 0, make_bots(game, start, 0, "greedy"), io.StringIO(FIRST_ACTION),
+                                 out, random.Random(7), played=[first])
+    lines = out.getvalue().splitlines()
+    assert lines[1].startswith("[2] ")
+    assert lines[-1].startswith(f"moves: {game.format_move(start, first)}; ")
+    check_finished(game, start, end, lines)
