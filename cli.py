@@ -225,7 +225,7 @@ def hint(game, seed, deal_text, variants, players, suits, time_limit, max_states
 @click.option("--moves", default="", help="Start after these moves, separated by ';'.")
 @click.option("--plain", is_flag=True,
               help="No full screen: one line per position, moves (or u, r, h, f, v, m, q) read from standard input."
-                   " Devil's Throne is always played this way (actions, or h, u, ?, q).")
+                   " Devil's Throne: actions, or h, u, ?, q.")
 @click.option("--samples", type=click.IntRange(min=1), default=FAIR_SAMPLES, show_default=True,
               help="Fair hints: solved samples per hint (the fair policy's).")
 @click.option("--random-seed", type=int, default=0, show_default=True,
@@ -238,16 +238,15 @@ def hint(game, seed, deal_text, variants, players, suits, time_limit, max_states
                    " else greedy].")
 def play(game, seed, deal_text, variants, players, suits, moves, plain, samples, random_seed, seat, bot_name):
     """Play a deal in the terminal, with hints that peek (h) or not (f), undo and redo.
-    Devil's Throne: you play one seat against bots, the reveal shown after each choice
-    (for now always as with --plain)."""
+    Devil's Throne: you play one seat against bots, each reveal shown as it happens."""
     import random
 
     from app.terminal import play_in_terminal
 
     rules, cards = load_deal(game, seed, deal_text, variants)
-    state = rules.initial_state(cards)
-    state = rules.apply_line(state, rules.parse_line(state, moves)) if moves.strip() else state
-    play_in_terminal(rules, state, plain, samples, random.Random(random_seed), seat - 1, bot_name)
+    start = rules.initial_state(cards)
+    played = rules.parse_line(start, moves) if moves.strip() else []
+    play_in_terminal(rules, start, plain, samples, random.Random(random_seed), seat - 1, bot_name, played=played)
 
 
 @usurper.command()
