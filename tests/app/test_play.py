@@ -7,7 +7,7 @@ import pytest
 
 from app.play import PlaySession, run_plain, where_lost
 from games import make_game
-from games.base import UsurperError
+from games.base import MoveError, UsurperError
 from solver.search import Budget, solve
 from solver.verify import replay_text
 
@@ -162,3 +162,14 @@ def test_quitting_before_any_move_needs_no_confirmation():
     out = io.StringIO()
     run_plain(ADAMAN, start, io.StringIO("q\n1\n"), out)
     assert "quit the game in progress?" not in out.getvalue()
+
+
+def test_a_move_typed_after_the_game_is_over_says_so_not_choose_1_to_0():
+    start, line, _ = optimal_line(ADAMAN, 5)
+    session = PlaySession(ADAMAN, start)
+    for move in line:
+        session.play_text(move)
+    assert session.legal() == []
+    for typed in ("1", line[0]):
+        with pytest.raises(MoveError, match="^the game is over: there is no move to play$"):
+            session.play_text(typed)
