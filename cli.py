@@ -23,6 +23,8 @@ from solver.analysis import ENGINES
 from solver.fair import FAIR_SAMPLES
 
 EXIT_USER_ERROR = 2
+#: A catalogue run whose every row is an ERROR: it ran, but answered nothing.
+EXIT_RUN_FAILED = 1
 
 
 def main() -> None:
@@ -384,11 +386,15 @@ def catalogue_run(game, seeds, out, variants, mode, engine, time_limit, max_stat
         click.echo(as_json_text({"out": str(out), "game": job.game, "variants": list(job.variants),
                                  "seeds": len(seed_range), "solved_now": report.added, "already": report.already,
                                  "outcomes": {name: report.outcomes[name] for name in catalogues.OUTCOMES}}))
-        return
-    outcomes = ", ".join(f"{report.outcomes[name]:,} {name}" for name in catalogues.OUTCOMES)
-    click.echo(f"{out}: {count(len(seed_range), 'seed')} of {job.title}: {report.added:,} solved now, "
-               f"{report.already:,} already there; {outcomes}")
-    click.echo(f"Figures: usurper catalogue stats {shlex.quote(str(out))}")
+    else:
+        outcomes = ", ".join(f"{report.outcomes[name]:,} {name}" for name in catalogues.OUTCOMES)
+        click.echo(f"{out}: {count(len(seed_range), 'seed')} of {job.title}: {report.added:,} solved now, "
+                   f"{report.already:,} already there; {outcomes}")
+        click.echo(f"Figures: usurper catalogue stats {shlex.quote(str(out))}")
+    if report.failed:  # a run that answered nothing has failed, whatever it wrote (docs/catalogue.md)
+        click.echo(f"usurper: error: every seed is an ERROR row, e.g. {readable(report.error or 'no message')}",
+                   err=True)
+        sys.exit(EXIT_RUN_FAILED)
 
 
 @catalogue.command("stats")
@@ -415,7 +421,7 @@ def catalogue_stats(files, plot, as_json, undecided, unproven):
     if undecided and unproven:
         raise UsurperError("give --undecided or --unproven, not both")
     if undecided or unproven:
-        click.echo(catalogues.seed_list((catalogues.undecided_seeds if undecided else catalogues.unproven_seeds)(book)))
+        _print_seeds_left(book, "undecided" if undecided else "unproven", as_json)
         return
     summary = catalogues.summarise(book)
     if plot is not None:
@@ -427,6 +433,22 @@ def catalogue_stats(files, plot, as_json, undecided, unproven):
     click.echo("\n".join(catalogues.format_summary(summary)))
     if plot is not None:
         click.echo(f"plot          {plot}")
+
+
+def _print_seeds_left(book, which: str, as_json: bool) -> None:
+    """stats --undecided / --unproven: the seeds as a --seeds list (a JSON object with --json);
+    none left is said on stderr, so that `--seeds "$(...)"` never gets a word that is not a seed."""
+    from solver import catalogue as catalogues
+
+    seeds = (catalogues.undecided_seeds if which == "undecided" else catalogues.unproven_seeds)(book)
+    files = " + ".join(str(path) for path in book.sources or (book.path,))
+    if as_json:
+        click.echo(as_json_text({"catalogue": files, "which": which, "seeds": catalogues.seed_list(seeds),
+                                 "count": len(seeds)}))
+    elif seeds:
+        click.echo(catalogues.seed_list(seeds))
+    else:
+        click.echo(f"usurper: note: no {which} seed in {files} ({count(len(book.rows), 'seed')})", err=True)
 
 
 @usurper.command()

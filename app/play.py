@@ -92,6 +92,8 @@ class PlaySession:
     def play_text(self, text: str) -> Any:
         """A move by its number in `legal()` (1 first) or by its notation."""
         legal = self.legal()
+        if not legal:  # not "choose 1 to 0"
+            raise MoveError("the game is over: there is no move to play")
         if text.strip().isdigit():
             number = int(text)
             if not 1 <= number <= len(legal):

@@ -7,7 +7,7 @@ import pytest
 
 from app.play import PlaySession, run_plain, where_lost
 from games import make_game
-from games.base import UsurperError
+from games.base import MoveError, UsurperError
 from solver.search import Budget, solve
 from solver.verify import replay_text
 
@@ -218,3 +218,14 @@ def test_plain_play_after_a_prefix_counts_on_and_keeps_it_in_every_line():
     verified = CliRunner().invoke(usurper, ["verify", "adaman", "--seed", "5", "--moves",
                                             printed[len("moves so far: "):]])
     assert verified.exit_code == 0 and verified.output.startswith("Legal, 3 moves")
+
+
+def test_a_move_typed_after_the_game_is_over_says_so_not_choose_1_to_0():
+    start, line, _ = optimal_line(ADAMAN, 5)
+    session = PlaySession(ADAMAN, start)
+    for move in line:
+        session.play_text(move)
+    assert session.legal() == []
+    for typed in ("1", line[0]):
+        with pytest.raises(MoveError, match="^the game is over: there is no move to play$"):
+            session.play_text(typed)
