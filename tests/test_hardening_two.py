@@ -43,7 +43,7 @@ def test_plain_play_of_royal_assassin_survives_an_ascii_stdout():
 
 
 def test_devils_throne_play_survives_an_ascii_stdout():
-    done = usurper("play", "devils-throne", "--seed", "1", stdin="q\n", env=ASCII)
+    done = usurper("play", "devils-throne", "--seed", "1", "--plain", stdin="q\n", env=ASCII)
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr and "1D hand" in done.stdout
 
