@@ -33,18 +33,25 @@ def main() -> None:
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
     except click.exceptions.NoArgsIsHelpError as exc:  # `usurper`, `usurper catalogue`: the help, not an error
-        click.echo(exc.ctx.get_help())
+        echo(exc.ctx.get_help())
         sys.exit(0)
     except (click.ClickException, UsurperError) as exc:
         message = exc.format_message() if isinstance(exc, click.ClickException) else str(exc)
-        click.echo(f"usurper: error: {readable(' '.join(message.split()))}", err=True)
+        echo(f"usurper: error: {readable(' '.join(message.split()))}", err=True)
         sys.exit(EXIT_USER_ERROR)
     except MemoryError:
-        click.echo("usurper: error: out of memory (a smaller --max-memory, or fewer --workers)", err=True)
+        echo("usurper: error: out of memory (a smaller --max-memory, or fewer --workers)", err=True)
         sys.exit(EXIT_USER_ERROR)
     except (click.Abort, KeyboardInterrupt):
-        click.echo("usurper: interrupted", err=True)
+        echo("usurper: interrupted", err=True)
         sys.exit(130)
+
+
+def echo(text: str, err: bool = False) -> None:
+    """Print a line to sys.stdout (or sys.stderr) itself, whose suit symbols become letters
+    where the stream cannot show them (app.reports.plain_letters_where_needed): click.echo
+    would rewrap an ASCII stream as UTF-8."""
+    click.echo(text, file=sys.stderr if err else sys.stdout)
 
 
 def _print_version(ctx: click.Context, _param, value: bool) -> None:
@@ -56,7 +63,7 @@ def _print_version(ctx: click.Context, _param, value: bool) -> None:
         version = metadata.version("usurper")
     except metadata.PackageNotFoundError:
         version = "unknown (not installed)"
-    click.echo(f"usurper {version}")
+    echo(f"usurper {version}")
     ctx.exit(0)
 
 
@@ -107,7 +114,7 @@ def deal(game, seed, deal_text, variants, players, suits, as_json):
     """Print the deal of a seed as deal text (top of the deck first)."""
     rules, cards = load_deal(game, seed, deal_text, variants)
     text = rules.format_deal(cards)
-    click.echo(as_json_text({"game": rules.name, "variant": rules.variant, "seed": seed, "deal": text})
+    echo(as_json_text({"game": rules.name, "variant": rules.variant, "seed": seed, "deal": text})
                if as_json else text)
 
 
@@ -123,7 +130,7 @@ def show(game, seed, deal_text, variants, players, suits, moves, reveal, as_json
     rules, cards = load_deal(game, seed, deal_text, variants)
     state = rules.initial_state(cards)
     state = rules.apply_line(state, rules.parse_line(state, moves)) if moves.strip() else state
-    click.echo(as_json_text(position_report(rules, state, reveal)) if as_json else rules.render(state, reveal=reveal))
+    echo(as_json_text(position_report(rules, state, reveal)) if as_json else rules.render(state, reveal=reveal))
 
 
 @usurper.command("solve")
@@ -151,7 +158,7 @@ def solve_command(game, seed, deal_text, variants, players, suits, time_limit, m
     budget = Budget(time_limit, max_states, max_table, max_memory, replace_when_full)
     report = solve_report(rules, cards, rules.initial_state(cards), seed, "winnable" if winnable_only else "optimal",
                           seat - 1, tuple(questions), engine, budget, at_least)
-    click.echo(as_json_text(report) if as_json else "\n".join(format_solve(report)))
+    echo(as_json_text(report) if as_json else "\n".join(format_solve(report)))
 
 
 @usurper.command()
@@ -187,7 +194,7 @@ def hint(game, seed, deal_text, variants, players, suits, time_limit, max_states
         rules = make_game(game, variants)
         advice = fair_hint(rules, parse_visible(rules, visible_text), samples=samples, rng=rng,
                            time_limit=time_limit)
-        click.echo(as_json_text(advice.report()) if as_json
+        echo(as_json_text(advice.report()) if as_json
                    else "\n".join([f"Position: {advice.position}", *advice.lines()]))
         return
     rules, cards = load_deal(game, seed, deal_text, variants)
@@ -197,19 +204,19 @@ def hint(game, seed, deal_text, variants, players, suits, time_limit, max_states
     budget = Budget(time_limit, max_states, max_table, max_memory)
     if rules.game_type.simultaneous:
         lines, report = seat_hint(rules, state, budget)
-        click.echo(as_json_text(report) if as_json else "\n".join(lines))
+        echo(as_json_text(report) if as_json else "\n".join(lines))
         return
     # One --time-limit for the whole answer: the hint first, then where the moves played lost.
     deadline = Deadline(time_limit, share=HINT_SHARE if played else 1.0)
     if fair:
         advice = fair_hint_for_state(rules, state, samples=samples, rng=rng, time_limit=deadline.first_share())
         lost = where_lost(rules, start, played, budget, deadline.end)
-        click.echo(as_json_text({**advice.report(), "lost": lost}) if as_json
+        echo(as_json_text({**advice.report(), "lost": lost}) if as_json
                    else "\n".join([f"Position: {advice.position}", *advice.lines(), *([lost] if lost else [])]))
         return
     report = clairvoyant_report(rules, state, engine, replace(budget, time_limit=deadline.first_share()))
     report["lost"] = where_lost(rules, start, played, budget, deadline.end)
-    click.echo(as_json_text(report) if as_json else "\n".join(format_clairvoyant(report)))
+    echo(as_json_text(report) if as_json else "\n".join(format_clairvoyant(report)))
 
 
 @usurper.command()
@@ -252,7 +259,7 @@ def verify(game, seed, deal_text, variants, players, suits, moves, as_json):
 
     rules, cards = load_deal(game, seed, deal_text, variants)
     report = verify_report(rules, rules.initial_state(cards), moves)
-    click.echo(as_json_text({k: v for k, v in report.items() if k != "outcome"}) if as_json
+    echo(as_json_text({k: v for k, v in report.items() if k != "outcome"}) if as_json
                else format_verify(report))
     if not report["legal"]:  # a finding about the line, not a usage error: exit 1 (README, verify)
         sys.exit(1)
@@ -290,7 +297,7 @@ def bench(game, seeds, mode, engine, time_limit, baseline, baseline_limit, varia
 
     report, lines = run_bench(make_game(game, variants), seeds, mode, engine, time_limit, baseline, baseline_limit,
                               quick, verbose, policies, samples, budgets, plot_path)
-    click.echo(as_json_text(report) if as_json else "\n".join(lines))
+    echo(as_json_text(report) if as_json else "\n".join(lines))
 
 
 class GameOrCommand(click.Group):
@@ -368,20 +375,20 @@ def catalogue_run(game, seeds, out, variants, mode, engine, time_limit, max_stat
     except catalogues.Interrupted as exc:
         if "bar" in progress:
             progress["bar"].close()
-        click.echo(f"usurper: {exc}", err=True)
+        echo(f"usurper: {exc}", err=True)
         sys.exit(130)
     finally:
         if "bar" in progress:
             progress["bar"].close()
     if as_json:
-        click.echo(as_json_text({"out": str(out), "game": job.game, "variants": list(job.variants),
+        echo(as_json_text({"out": str(out), "game": job.game, "variants": list(job.variants),
                                  "seeds": len(seed_range), "solved_now": report.added, "already": report.already,
                                  "outcomes": {name: report.outcomes[name] for name in catalogues.OUTCOMES}}))
         return
     outcomes = ", ".join(f"{report.outcomes[name]:,} {name}" for name in catalogues.OUTCOMES)
-    click.echo(f"{out}: {count(len(seed_range), 'seed')} of {job.title}: {report.added:,} solved now, "
+    echo(f"{out}: {count(len(seed_range), 'seed')} of {job.title}: {report.added:,} solved now, "
                f"{report.already:,} already there; {outcomes}")
-    click.echo(f"Figures: usurper catalogue stats {shlex.quote(str(out))}")
+    echo(f"Figures: usurper catalogue stats {shlex.quote(str(out))}")
 
 
 @catalogue.command("stats")
@@ -408,18 +415,18 @@ def catalogue_stats(files, plot, as_json, undecided, unproven):
     if undecided and unproven:
         raise UsurperError("give --undecided or --unproven, not both")
     if undecided or unproven:
-        click.echo(catalogues.seed_list((catalogues.undecided_seeds if undecided else catalogues.unproven_seeds)(book)))
+        echo(catalogues.seed_list((catalogues.undecided_seeds if undecided else catalogues.unproven_seeds)(book)))
         return
     summary = catalogues.summarise(book)
     if plot is not None:
         catalogues.plot(book, plot)
         summary["plot"] = str(plot)
     if as_json:
-        click.echo(as_json_text(summary))
+        echo(as_json_text(summary))
         return
-    click.echo("\n".join(catalogues.format_summary(summary)))
+    echo("\n".join(catalogues.format_summary(summary)))
     if plot is not None:
-        click.echo(f"plot          {plot}")
+        echo(f"plot          {plot}")
 
 
 @usurper.command()
@@ -439,7 +446,7 @@ def pick(game, winnable, min_score, catalogue_file, variants, random_seed, as_js
     from app.reports import format_pick, pick_report
 
     report = pick_report(make_game, game, variants, catalogue_file, winnable, min_score, random.Random(random_seed))
-    click.echo(as_json_text(report) if as_json else "\n".join(format_pick(report)))
+    echo(as_json_text(report) if as_json else "\n".join(format_pick(report)))
 
 
 def option_defaulted(name: str) -> bool:

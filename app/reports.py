@@ -16,6 +16,7 @@ from typing import Any
 
 from app.bots import HINT_SECONDS, coalition_advice, mix_text
 from games.base import WON, Game, UsurperError
+from games.decks import DECKTET_SUIT_LETTERS, DECKTET_SUIT_SYMBOLS, SUIT_SYMBOLS
 from solver.analysis import SeatQuestions, analyse, check_floor
 from solver.search import Budget, SolveResult, shared_budgets
 from solver.verify import check_claim
@@ -63,8 +64,11 @@ def position_report(game: Game, state: Any, reveal: bool) -> dict:
             "score": outcome.score if outcome else None, "outcome": outcome.text() if outcome else None}
 
 
-#: What a suit symbol becomes on a stream that cannot show it (an ASCII terminal or pipe).
-SYMBOL_LETTERS = {"♣": "C", "♦": "D", "♥": "H", "♠": "S", "—": "-", "–": "-", "…": "..."}
+#: What a suit symbol becomes on a stream that cannot show it (an ASCII terminal or pipe):
+#: the letters every parser reads back (`3♦` -> `3D`, `Journey 3 ☾≈` -> `Journey 3 MoWa`).
+SYMBOL_LETTERS = {**{symbol: letter for letter, symbol in SUIT_SYMBOLS.items()},
+                  **{DECKTET_SUIT_SYMBOLS[suit]: letters for suit, letters in DECKTET_SUIT_LETTERS.items()},
+                  "—": "-", "–": "-", "…": "..."}
 
 
 def _letters(error: UnicodeEncodeError) -> tuple[str, int]:
@@ -77,7 +81,8 @@ codecs.register_error("usurper-letters", _letters)
 
 def plain_letters_where_needed(*streams: Any) -> None:
     """Streams whose encoding cannot show the suit symbols write letters instead (3♦ -> 3D),
-    so that every command works on an ASCII terminal or pipe."""
+    so that every command works on an ASCII terminal or pipe.  The commands write to these
+    streams themselves (cli.echo): click.echo would rewrap an ASCII stream as UTF-8."""
     for stream in streams:
         try:
             "".join(SYMBOL_LETTERS).encode(stream.encoding or "ascii")

@@ -11,6 +11,7 @@ A, 2 … 10, J, Q, K; the Joker comes after it.  Cards are written rank then sui
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -102,6 +103,47 @@ def decktet_lookup() -> dict[str, DecktetCard]:
         if card.name in CROWNS:
             table[f"{card.name} (crown)".lower()] = card
     return table
+
+
+#: How a Decktet card shows its suits: a symbol each, or on a stream that cannot show them
+#: the two letters the Aces' codes use (`Journey 3 ☾≈`, in ASCII `Journey 3 MoWa`).
+DECKTET_SUIT_SYMBOLS = {"Moons": "☾", "Suns": "☼", "Waves": "≈", "Leaves": "❦", "Wyrms": "⚕", "Knots": "∞"}
+DECKTET_SUIT_LETTERS = {"Moons": "Mo", "Suns": "Su", "Waves": "Wa", "Leaves": "Le", "Wyrms": "Wy", "Knots": "Kn"}
+_SUIT_MARK = "|".join([*DECKTET_SUIT_SYMBOLS.values(), *DECKTET_SUIT_LETTERS.values()])
+#: A card's decoration after its name: the rank, then its suits as symbols or letters.
+DECKTET_DECORATION = re.compile(rf"\s*(?P<rank>\d+)\s*(?P<suits>(?:(?:{_SUIT_MARK})\s*)*)$", re.IGNORECASE)
+_SUIT_OF_MARK = {mark.lower(): suit for table in (DECKTET_SUIT_SYMBOLS, DECKTET_SUIT_LETTERS)
+                 for suit, mark in table.items()}
+
+
+def decktet_label(card: DecktetCard) -> str:
+    """A card as every screen shows it: name, rank and suit symbols (`Journey 3 ☾≈`,
+    `Ace of Moons 1 ☾`); the Excuse, which has neither rank nor suit, by its name."""
+    if not card.suits:
+        return card.name
+    return f"{card.name} {card.rank} " + "".join(DECKTET_SUIT_SYMBOLS[suit] for suit in card.suits)
+
+
+def read_decktet(text: str, lookup: Mapping[str, DecktetCard]) -> DecktetCard | None:
+    """The card `text` names: a name or code, bare or decorated as `decktet_label` writes it
+    (symbols or letters, any case and spacing); None for no card.  A decoration that does
+    not match the card raises DealError: `Journey 4 ☾≈` is a typo, not the Journey."""
+    words = text.strip()
+    card = lookup.get(words.lower())
+    if card is not None:
+        return card
+    decoration = DECKTET_DECORATION.search(words)
+    if decoration is None or decoration.start() == 0:
+        return None
+    card = lookup.get(words[:decoration.start()].strip().lower())
+    if card is None:
+        return None
+    marks = re.findall(_SUIT_MARK, decoration.group("suits"), re.IGNORECASE)
+    suits = sorted(_SUIT_OF_MARK[mark.lower()] for mark in marks)
+    if int(decoration.group("rank")) != card.rank or suits != sorted(card.suits):
+        raise DealError(f"{words!r} does not match the card: {card.name} is rank {card.rank}, "
+                        + " and ".join(card.suits or ["no suit"]))
+    return card
 
 
 PLAYING_SUITS = "CDHS"

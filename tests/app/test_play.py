@@ -46,7 +46,7 @@ def test_plain_game_prints_one_line_per_position_and_its_moves():
     out = io.StringIO()
     run_plain(ADAMAN, start, io.StringIO(line[0] + "\n"), out)
     shown = out.getvalue().splitlines()
-    assert shown[1].startswith("[1] Deck: 24 left; Capital: Origin, Sailor")
+    assert shown[1].startswith("[1] Deck: 24 left; Capital: Origin 2 ≈❦, Sailor 4 ≈❦")
     assert shown[2].startswith("moves: 1) ")
     assert shown[3].startswith("[2] Deck: 23 left")
     assert shown[-1] == "(end of input; the game is not over)"
@@ -91,7 +91,7 @@ def test_the_hint_names_the_move_that_lost_the_win():
     session = PlaySession(ADAMAN, start)
     for move in ["Painter <- Battle", "Origin <- Journey + Chance Meeting + Darkness", "1", "1"]:
         session.play_text(move)
-    note = "the win was lost at move 3: Ace of Wyrms <- Cave; the best from here is a loss scoring 56"
+    note = "the win was lost at move 3: Ace of Wyrms 1 ⚕ <- Cave 7 ≈⚕; the best from here is a loss scoring 56"
     assert where_lost(ADAMAN, start, session.played) == note
     assert session.clairvoyant_hint()[-1] == note
 
@@ -135,7 +135,7 @@ def test_wired_hint_visible_and_fair():
                                       "Painter <- Battle; Origin <- Journey + Chance Meeting + Darkness; "
                                       "Ace of Wyrms <- Cave"])
     assert fair.exit_code == 0, fair.output
-    assert "the win was lost at move 3: Ace of Wyrms <- Cave" in fair.output
+    assert "the win was lost at move 3: Ace of Wyrms 1 ⚕ <- Cave 7 ≈⚕" in fair.output
     clairvoyant = CliRunner().invoke(group, ["hint", "royal-assassin", "--seed", "5"])
     assert clairvoyant.exit_code == 0 and "(turned)" in clairvoyant.output
 
