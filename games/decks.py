@@ -6,6 +6,7 @@ is only a canonical order, Ace = 1 and Crown = 10 (ruling R14), Pawns and Courts
 The 52-card deck (plus Jokers) is in canonical order C, D, H, S, and within a suit
 A, 2 … 10, J, Q, K; the Joker comes after it.  Cards are written rank then suit (`10H`,
 `QS`, `AC`; `T` is accepted for ten, suits may also be typed as ♣ ♦ ♥ ♠), the Joker `JK`.
+Deal texts write the letters; positions, boards and moves show the symbols (`shown`).
 """
 
 from __future__ import annotations
@@ -162,6 +163,13 @@ class PlayingCard:
     @property
     def name(self) -> str:
         return "JK" if not self.rank else PLAYING_RANKS[self.rank - 1] + self.suit
+
+
+def shown(name: str) -> str:
+    """A playing card as every screen shows it, its suit as a symbol (`10H` -> `10♥`; the
+    Joker `JK` as it is); an ASCII stream writes the letter back (app.reports), and every
+    reader takes both."""
+    return name[:-1] + SUIT_SYMBOLS[name[-1]] if name[-1:] in SUIT_SYMBOLS else name
 
 
 STANDARD_DECK = tuple(
