@@ -352,9 +352,21 @@ def pick_report(build, game: str, variants, catalogue_file, winnable: bool, min_
     book = catalogues.read_all(paths)
     catalogues.check_matches(book, job)
     row, matches = catalogues.pick_row(book, winnable, min_score, rng)
+    if row.get("first_move"):
+        row = {**row, "first_move": _as_shown(build(job.game, job.variants), row["seed"], row["first_move"])}
     return {"game": job.game, "variants": list(job.variants), "title": job.title, "flags": flags,
             "catalogue": " + ".join(str(source) for source in book.sources), "matches": matches,
             "seeds": len(book.rows), **row}
+
+
+def _as_shown(game: Game, seed: int, move: str) -> str:
+    """A first move stored in a catalogue, written as the game shows moves now (Adaman's
+    cards with their ranks and suits); as stored where it does not read back."""
+    try:
+        state = game.initial_state(game.deal_from_seed(seed))
+        return game.format_move(state, game.parse_move(state, move))
+    except UsurperError:
+        return move
 
 
 def format_pick(report: dict) -> list[str]:

@@ -152,3 +152,10 @@ def test_verify_reports_a_card_paid_twice_and_the_variant_a_personality_named_tw
     done = usurper("solve", "adaman", "--seed", "5", "--variant", "pawns_courts=personalities:Watchman+Watchman")
     assert done.returncode == 2 and done.stderr.splitlines() == [
         "usurper: error: pawns_courts personality Watchman is named twice"]
+
+
+def test_pick_shows_a_catalogue_s_first_move_as_moves_are_shown_now():
+    from app.reports import _as_shown
+
+    assert _as_shown(ADAMAN, 5, "Painter <- Battle") == "Painter 3 ☼∞ <- Battle 4 ⚕∞"
+    assert _as_shown(ADAMAN, 5, "not a move") == "not a move"  # as stored: pick never fails on it
