@@ -78,7 +78,14 @@ def parse_deal(text: str, cards: tuple) -> tuple:
     if "," not in listed and len(listed.split()) > 1 and listed.strip().lower() not in LOOKUP:
         raise DealError("separate cards with commas (or semicolons or new lines): card names such as "
                         "'Ace of Moons' hold spaces")
-    return parse_card_list(listed, LOOKUP, cards)
+    return parse_card_list(",".join(_bare_name(name) for name in listed.split(",")), LOOKUP, cards)
+
+
+def _bare_name(text: str) -> str:
+    """A card of a deal by its name: a card typed with its rank and suits (as shown) becomes
+    its name; anything else is left for parse_card_list to name the problem."""
+    card = read_decktet(text, LOOKUP) if text.strip() else None
+    return card.name if card is not None else text
 
 
 def format_deal(deal: tuple) -> str:

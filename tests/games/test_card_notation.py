@@ -159,3 +159,11 @@ def test_pick_shows_a_catalogue_s_first_move_as_moves_are_shown_now():
 
     assert _as_shown(ADAMAN, 5, "Painter <- Battle") == "Painter 3 ☼∞ <- Battle 4 ⚕∞"
     assert _as_shown(ADAMAN, 5, "not a move") == "not a move"  # as stored: pick never fails on it
+
+
+def test_a_deal_reads_with_cards_typed_as_shown():
+    deal = ADAMAN.deal_from_seed(5)
+    shown = ", ".join(decktet_label(card) for card in deal)
+    assert ADAMAN.parse_deal(shown) == deal == ADAMAN.parse_deal(as_ascii(shown))
+    with pytest.raises(DealError, match="Journey is rank 3"):
+        ADAMAN.parse_deal(shown.replace("Journey 3 ☾≈", "Journey 4 ☾≈"))
