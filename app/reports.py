@@ -15,8 +15,8 @@ from dataclasses import replace
 from typing import Any
 
 from app.bots import HINT_SECONDS, coalition_advice, mix_text
+from games.base import SYMBOL_LETTERS as SUIT_LETTERS
 from games.base import WON, Game, UsurperError
-from games.decks import DECKTET_SUIT_LETTERS, DECKTET_SUIT_SYMBOLS, SUIT_SYMBOLS
 from solver.analysis import SeatQuestions, analyse, check_floor
 from solver.search import Budget, SolveResult, shared_budgets
 from solver.verify import check_claim
@@ -66,9 +66,7 @@ def position_report(game: Game, state: Any, reveal: bool) -> dict:
 
 #: What a suit symbol becomes on a stream that cannot show it (an ASCII terminal or pipe):
 #: the letters every parser reads back (`3♦` -> `3D`, `Journey 3 ☾≈` -> `Journey 3 MoWa`).
-SYMBOL_LETTERS = {**{symbol: letter for letter, symbol in SUIT_SYMBOLS.items()},
-                  **{DECKTET_SUIT_SYMBOLS[suit]: letters for suit, letters in DECKTET_SUIT_LETTERS.items()},
-                  "—": "-", "–": "-", "…": "..."}
+SYMBOL_LETTERS = {**SUIT_LETTERS, "—": "-", "–": "-", "…": "..."}
 
 
 def _letters(error: UnicodeEncodeError) -> tuple[str, int]:

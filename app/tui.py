@@ -24,7 +24,7 @@ from textual.widgets.option_list import Option
 
 from app.background import Job
 from app.play import FAIR_SECONDS, PlaySession
-from games.decks import DECKTET_SUIT_SYMBOLS, SUIT_SYMBOLS
+from games.base import DECKTET_SUIT_SYMBOLS, SUIT_SYMBOLS
 from solver.fair import FAIR_SAMPLES
 
 PLAYING_CARD = re.compile(r"\b(10|[2-9AJQK])([CDHS])\b")

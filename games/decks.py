@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from games.base import DealError
+from games.base import DECKTET_SUIT_LETTERS, DECKTET_SUIT_SYMBOLS, SUIT_SYMBOLS, DealError
 
 SUITS = ("Moons", "Suns", "Waves", "Leaves", "Wyrms", "Knots")
 
@@ -106,10 +106,8 @@ def decktet_lookup() -> dict[str, DecktetCard]:
     return table
 
 
-#: How a Decktet card shows its suits: a symbol each, or on a stream that cannot show them
-#: the two letters the Aces' codes use (`Journey 3 ☾≈`, in ASCII `Journey 3 MoWa`).
-DECKTET_SUIT_SYMBOLS = {"Moons": "☾", "Suns": "☼", "Waves": "≈", "Leaves": "❦", "Wyrms": "⚕", "Knots": "∞"}
-DECKTET_SUIT_LETTERS = {"Moons": "Mo", "Suns": "Su", "Waves": "Wa", "Leaves": "Le", "Wyrms": "Wy", "Knots": "Kn"}
+# A Decktet card shows its suits as symbols, or on a stream that cannot show them as the two
+# letters the Aces' codes use (`Journey 3 ☾≈`, in ASCII `Journey 3 MoWa`): games.base.
 _SUIT_MARK = "|".join([*DECKTET_SUIT_SYMBOLS.values(), *DECKTET_SUIT_LETTERS.values()])
 #: A card's decoration after its name: the rank, then its suits as symbols or letters.
 DECKTET_DECORATION = re.compile(rf"\s*(?P<rank>\d+)\s*(?P<suits>(?:(?:{_SUIT_MARK})\s*)*)$", re.IGNORECASE)
@@ -149,7 +147,6 @@ def read_decktet(text: str, lookup: Mapping[str, DecktetCard]) -> DecktetCard | 
 
 PLAYING_SUITS = "CDHS"
 PLAYING_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 
 
 @dataclass(frozen=True)

@@ -41,8 +41,8 @@ import random
 import re
 from dataclasses import dataclass
 
-from games.base import DealError, UnsupportedGame
-from games.decks import SUIT_SYMBOLS, shown
+from games.base import SYMBOL_LETTERS, DealError, UnsupportedGame
+from games.decks import shown
 from games.kings_reign import notation
 from games.kings_reign.rules import (
     ACT,
@@ -78,7 +78,6 @@ PHASES = {TRAIN: "phase 1 (train)", ACT: "phase 2 (action)", DISPOSE: "over-popu
 ENDINGS = {name: ending for ending, name in notation.ENDING_NAMES.items()}
 _POS = r"(-?\d+),(-?\d+)"
 _CARD = re.compile(r"(A|[2-9]|10)([CDS♣♦♠])", re.IGNORECASE)
-_SUIT_LETTER = {symbol: letter for letter, symbol in SUIT_SYMBOLS.items()}
 
 
 @dataclass(frozen=True)
@@ -287,7 +286,7 @@ def _cell(what: str, cards: set[int], word: str) -> tuple[int, int]:
     if not match:
         raise DealError(f"cannot read the cell {word!r}: expected x,y=K, ##, 7D, F7D, T7D or RR")
     value = 1 if match.group(1) == "A" else int(match.group(1))
-    card = "CDS".index(_SUIT_LETTER.get(match.group(2), match.group(2))) * 10 + value - 1
+    card = "CDS".index(SYMBOL_LETTERS.get(match.group(2), match.group(2))) * 10 + value - 1
     if card not in cards:
         raise DealError(f"{name} is not a card of this game's number deck")
     return kind, card
