@@ -399,7 +399,7 @@ def catalogue_run(game, seeds, out, variants, mode, engine, time_limit, max_stat
              f"{report.already:,} already there; {outcomes}")
         echo(f"Figures: usurper catalogue stats {shlex.quote(str(out))}")
     if report.failed:  # a run that answered nothing has failed, whatever it wrote (docs/catalogue.md)
-        echo(f"usurper: error: every seed is an ERROR row, e.g. {readable(report.error or 'no message')}",, err=True)
+        echo(f"usurper: error: every seed is an ERROR row, e.g. {readable(report.error or 'no message')}", err=True)
         sys.exit(EXIT_RUN_FAILED)
 
 
