@@ -151,7 +151,7 @@ def format_result(report: dict) -> list[str]:
                      f"score {report['line_score']}:")
         lines += [f"  {number:2d}. {text}" for number, text in enumerate(report["line"], 1)]
     stats = report["stats"]
-    lines.append(f"Search ({report['engine']}): {stats['states']:,} states, {stats['unique']:,} in table, "
+    lines.append(f"Search ({report['engine']}): {count(stats['states'], 'state')}, {stats['unique']:,} in table, "
                  f"{stats['table_hits']:,} table hits, depth {stats['max_depth']}, {stats['seconds']:.3f} s")
     return lines
 
@@ -297,23 +297,32 @@ def seat_hint(game: Game, state: Any, budget: Budget) -> tuple[list[str], dict]:
     """The next move of a simultaneous-move game: for two players both seats' equilibrium
     mixes at this node (Q4); for more, each acting seat's advice against the others as one
     side (app.bots.coalition_advice: Q2, and Q5 where it decides)."""
-    from app.bots import HINT_SECONDS, coalition_advice, mix_text
+    from app.bots import HINT_SECONDS, coalition_advice, greedy_fallback, mix_text
 
     if game.is_over(state):
         raise UsurperError("the game is over; there is no next move")
     lines = [f"Position: {game.describe(state)}"]
     report: dict = {"position": game.describe(state), "seats": {}}
+    acting = game.acting_players(state)
     if len(game.returns(state)) == 2:
         answer = analyse(game, state, SeatQuestions(0, ("q4",)), budget).answers["q4"]
         for seat, mix in ((1, answer.strategy), (2, answer.opponent_strategy)):
             if mix:
                 lines.append(f"Seat {seat} plays: {mix_text(mix)}")
-        value = f"{answer.margin:+.3f}" if answer.margin is not None else "undecided"
-        lines.append(f"Value to seat 1 (margin, equilibrium play): {value}")
         report["seats"] = {"1": answer.strategy, "2": answer.opponent_strategy}
         report["value"] = answer.margin
+        if answer.margin is not None:
+            lines.append(f"Value to seat 1 (margin, equilibrium play): {answer.margin:+.3f}")
+            return lines, report
+        low, high = answer.margin_bounds
+        lines.append(f"Value to seat 1 (margin, equilibrium play): undecided ({answer.exhausted} ran out), "
+                     f"between {low:g} and {high:g}")
+        report["fallback"] = {}
+        for seat in acting:  # a move to play all the same, said to be the fallback it is
+            text, greedy = greedy_fallback(game, state, seat)
+            lines.append(f"Seat {seat + 1}: {text}")
+            report["fallback"][str(seat + 1)] = greedy
         return lines, report
-    acting = game.acting_players(state)
     whole = budget if budget.time_limit is not None else replace(budget, time_limit=HINT_SECONDS)
     for seat, share in zip(acting, shared_budgets(whole, len(acting))):
         text, data = coalition_advice(game, state, seat, share.time_limit)
