@@ -10,7 +10,8 @@ else, so that scripts and --json read what they always read.
 
 from __future__ import annotations
 
-import shutil
+import io
+import os
 import sys
 import threading
 import time
@@ -100,10 +101,18 @@ class StatusLine:
                 self._draw()
 
     def _draw(self) -> None:
-        width = shutil.get_terminal_size((80, 24)).columns - 1  # a wrapped line could not be redrawn in place
-        self.stream.write(ERASE + self.text()[:max(width, 20)])
+        width = self._columns() - 1  # a wrapped line could not be redrawn in place
+        self.stream.write(ERASE + self.text()[:width])
         self.stream.flush()
         self.drawn = True
+
+    def _columns(self) -> int:
+        """The width of the terminal the line is drawn on (80 where it cannot be asked or
+        is not set, as on a fresh pseudo-terminal)."""
+        try:
+            return os.get_terminal_size(self.stream.fileno()).columns or 80
+        except (AttributeError, ValueError, OSError, io.UnsupportedOperation):
+            return 80
 
     def _erase(self) -> None:
         if self.drawn:

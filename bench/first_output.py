@@ -15,7 +15,6 @@ silence longer than 2 s on an idle core.
 from __future__ import annotations
 
 import argparse
-import csv
 import fcntl
 import os
 import pty
@@ -93,7 +92,7 @@ def run_in_terminal(argv: list[str], cwd: Path) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--readme", type=Path, default=ROOT / "README.md")
-    parser.add_argument("--out", type=Path, help="also write the rows to this CSV file")
+    parser.add_argument("--out", type=Path, help="also append the rows to this CSV file (with day, commit, load)")
     args = parser.parse_args()
     commands = readme_commands(args.readme.read_text(encoding="utf-8"))
     rows = []
@@ -109,11 +108,10 @@ def main() -> None:
     silent = sum(row["longest_silence_s"] > TARGET_SILENCE for row in rows)
     print(f"{len(rows)} examples; {silent} silent for more than {TARGET_SILENCE:g} s")
     if args.out:
-        with args.out.open("w", newline="", encoding="utf-8") as file:
-            writer = csv.DictWriter(file, fieldnames=list(rows[0]))
-            writer.writeheader()
-            writer.writerows({key: round(value, 3) if isinstance(value, float) else value
-                              for key, value in row.items()} for row in rows)
+        from common import append_rows
+
+        append_rows(args.out, [{key: round(value, 3) if isinstance(value, float) else value
+                                for key, value in row.items()} for row in rows])
 
 
 if __name__ == "__main__":
