@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from games.base import SYMBOL_LETTERS as SUIT_LETTERS
 from games.base import WON, Game, UsurperError
-from solver.analysis import SeatQuestions, analyse, check_floor
+from solver.analysis import SeatQuestions, analyse, check_floor, check_seat_questions
 from solver.search import Budget, SolveResult, shared_budgets
 from solver.verify import check_claim
 
@@ -198,6 +198,8 @@ def _seat_report(game: Game, cards: tuple, state: Any, seed: int | None, seat: i
     being searched."""
     from solver.simultaneous import default_questions
 
+    asking = SeatQuestions(seat, tuple(questions), shared_time=True)
+    check_seat_questions(game, state, asking)  # before the header is printed
     players = len(game.returns(state))
     report = {"game": game.name, "variant": game.variant, "seed": seed, "deal": game.format_deal(cards),
               "players": players, "seat": seat + 1, "answers": {}}
@@ -217,7 +219,7 @@ def _seat_report(game: Game, cards: tuple, state: Any, seed: int | None, seat: i
             status.echo(line)
         status.doing(f"searching {QUESTION_NAMES[asked[0]]}")
     # One --time-limit for the whole answer, as for every other command.
-    analysis = analyse(game, state, SeatQuestions(seat, tuple(questions), shared_time=True), budget, engine,
+    analysis = analyse(game, state, asking, budget, engine,
                        on_answer=None if status is None else on_answer)
     report["answers"] = {question: answer_report(answer) for question, answer in analysis.answers.items()}
     if status is not None:  # the later questions may have narrowed an earlier one's interval

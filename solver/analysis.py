@@ -116,10 +116,9 @@ def _engine(game: Game, family: str, engine: str) -> str:
     return offered[engine]
 
 
-def _analyse_seat(game: Game, state: Any, question: Question, budget: Budget, engine: str,
-                  on_answer: Callable[[str, Any], None] | None) -> Any:
+def check_seat_questions(game: Game, state: Any, question: Question) -> None:
+    """Refuse, in one line and before any search, a seat or question this table does not have."""
     from solver.simultaneous import QUESTIONS
-    from solver.simultaneous import analyse as analyse_simultaneous
 
     if not isinstance(question, SeatQuestions):
         raise UsurperError(f"{game.name} is asked its open-deal questions for a seat, not {question!r}")
@@ -129,5 +128,12 @@ def _analyse_seat(game: Game, state: Any, question: Question, budget: Budget, en
     unknown = [name for name in question.questions if name not in QUESTIONS]
     if unknown:
         raise UsurperError(f"unknown question {unknown[0]!r} (known: {', '.join(QUESTIONS)})")
+
+
+def _analyse_seat(game: Game, state: Any, question: Question, budget: Budget, engine: str,
+                  on_answer: Callable[[str, Any], None] | None) -> Any:
+    from solver.simultaneous import analyse as analyse_simultaneous
+
+    check_seat_questions(game, state, question)
     return analyse_simultaneous(game, state, question.seat, question.questions or None, budget, engine,
                                 payoffs=question.payoffs, shared_time=question.shared_time, on_answer=on_answer)

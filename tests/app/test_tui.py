@@ -13,6 +13,7 @@ from textual.widgets import OptionList  # noqa: E402
 
 from app.play import PlaySession  # noqa: E402
 from games import make_game  # noqa: E402
+from games.base import SYMBOL_LETTERS  # noqa: E402
 from solver.search import Budget, solve  # noqa: E402
 from solver.verify import replay  # noqa: E402
 
@@ -335,7 +336,9 @@ def test_a_move_typed_in_notation_is_played():
 
     session = adaman_session()
     move = session.legal()[3][0]
-    text = session.game.format_move(session.state, move)
+    # typed as on a plain keyboard: the suit letters the notation reads back for its symbols
+    text = "".join(SYMBOL_LETTERS.get(character, character) for character in
+                   session.game.format_move(session.state, move))
 
     async def drive():
         app = PlayApp(session)
