@@ -553,6 +553,23 @@ class SimultaneousGame(Game):
         the search order)."""
         return self.order_actions(state, seat, self.legal_actions(state, seat))[0]
 
+    def greedy_action_against(self, state: State, seat: int, against: Sequence[int]) -> Any:
+        """`greedy_action` played against the seats `against` only (a seat of a coalition
+        against one seat, or that one seat against all): the policy of a seat a one-sided
+        search fixes.  Default: the plain greedy bot, whoever it plays against."""
+        return self.greedy_action(state, seat)
+
+    #: Whether `few_options` keeps fewer than every option: only then does a search with
+    #: the coalition kept to few replies say more than the full search.
+    offers_few_options: bool = False
+
+    def few_options(self, state: State, seat: int, p: int, actions: list[Any], answered: Any | None) -> list[Any]:
+        """The options a seat of the coalition against seat `p` keeps in a search with few
+        replies, in the order of `actions` (the search order); `answered`: P's action where
+        P has chosen first, else None.  The list must hold the seat's `greedy_action_against`
+        [p], so that the few replies bound the greedy bots' value.  Default: every option."""
+        return actions
+
     def compiled_q4(self, state: State, seat: int) -> CompiledSeatSearch | None:
         """The game's compiled two-player mixed-strategy search from this round start, or
         None: none here (the solver's Python search answers).  Raises CompiledMissing where

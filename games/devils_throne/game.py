@@ -249,6 +249,8 @@ class DevilsThrone(SimultaneousGame):
         one-sided search.  With `few_replies` the other seats choose among `few_options`."""
         return compiled.paranoid_values(self.rules, state, seat, question, margin, fixed, few_replies)
 
+    offers_few_options = True
+
     def few_options(self, state: State, seat: int, p: int, actions: list[int], answered: int | None) -> list[int]:
         """The options a seat of the coalition against seat `p` (answering P's main card
         `answered`, None where P has not chosen) keeps in the search with few replies, in the
