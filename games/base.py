@@ -84,7 +84,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 Deal = tuple
 State = Any
@@ -224,26 +224,34 @@ class CoverProblem:
     max_kept: int
 
 
+class Schedule(NamedTuple):
+    """How the solver schedules a compiled search (its SearchSettings, never the game's):
+    quick-win rounds, first-pass moves, level probes on or off, whether a full table
+    replaces entries, and whether the rounds' whole refutations are kept.  The C skeleton
+    (solver/_search_core.h, read_schedule) reads it by these names."""
+
+    lds_rounds: int
+    first_pass_moves: int
+    level_probes: bool
+    replace_when_full: bool
+    keep_whole_refutations: bool
+
+
 @dataclass(frozen=True)
 class CompiledLimits:
     """What a compiled search may spend (None: no limit; `max_bytes` the tables' slots,
     whose last growth may be by less than double to use them), how the solver schedules it
-    (`schedule`: quick-win rounds, first-pass moves, level probes on or off, whether a full
-    table replaces entries, and whether the rounds' whole refutations are kept), whether it
-    is the plain baseline (engine "compiled-plain") instead of "pruned", and the score an
-    optimal search starts its probes at (`at_least`, solver.search.solve's)."""
+    (`schedule`), whether it is the plain baseline (engine "compiled-plain") instead of
+    "pruned", and the score an optimal search starts its probes at (`at_least`,
+    solver.search.solve's).  The C skeleton (solve_position) reads it by these names."""
 
     time_limit: float | None
     max_states: int | None
     max_table: int | None
     max_bytes: int | None
-    schedule: tuple[int, int, int, int, int]
+    schedule: Schedule
     plain: bool = False
     at_least: int = 0
-
-    def plan(self) -> tuple[int, ...]:
-        """The schedule and the floor, as the C skeleton reads them (its Schedule)."""
-        return (*self.schedule, self.at_least)
 
 
 @dataclass(frozen=True)
