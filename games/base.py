@@ -44,7 +44,8 @@ inherits the neutral defaults here):
                                          score_upper_bound (`ceiling`), asked where
                                          that one lets the state through
     guaranteed_score(state)     -> int   every line from the state scores at least this
-                                         (scores are never negative; -1: nothing known)
+                                         (NOTHING_GUARANTEED: nothing known; a game whose
+                                         scores are never negative may say -1)
     loss_can_reach(state, level) -> bool False only when no line from the state ends in a
                                          loss scoring `level` or more
     move_bounds(state, moves, floor) -> list  per move, a score no line through it
@@ -206,6 +207,9 @@ class GameType:
 
 
 SOLITAIRE = GameType()
+#: guaranteed_score's "nothing known": below every score of every game (King's Reign's may be
+#: negative).
+NOTHING_GUARANTEED = -(1 << 31)
 
 
 @dataclass(frozen=True)
@@ -283,6 +287,11 @@ class Game(ABC):
     max_score: int = 0
     #: No win scores less, and no loss reaches it (every game here ranks wins above losses).
     lowest_win_score: int = 0
+    #: Whether the game's compiled engines (`compiled_solve`; a simultaneous game's
+    #: `compiled_q4` and `compiled_paranoid`) may answer for this class: declared True by a
+    #: game whose C code copies its rules and bounds, and False again by a subclass that
+    #: changes one of them (the Python search then answers).
+    compiled: bool = False
 
     @abstractmethod
     def deal_from_seed(self, seed: int) -> Deal:
@@ -346,7 +355,7 @@ class Game(ABC):
 
     def guaranteed_score(self, state: State) -> int:
         outcome = self.outcome(state)
-        return -1 if outcome is None else outcome.score
+        return NOTHING_GUARANTEED if outcome is None else outcome.score
 
     def loss_can_reach(self, state: State, level: int) -> bool:
         return self.score_upper_bound(state) >= level
