@@ -77,6 +77,28 @@ Every hook is a fact about positions; how a search is scheduled (quick-win round
 pass, level or value probes) is the solver's own setting, never a game attribute.  Games
 never import the solver: hooks take and return plain values (the dataclasses below), and
 the solver turns them into its results.
+
+How a game is built (one way, the same for all four).  A game is one class in
+games/<game>/game.py, a subclass of `Game` (or `SimultaneousGame`) and of nothing else,
+composed of parts it holds and names:
+
+    rules      rules.py: the verbs (legal moves, apply, outcome, key), over the variant's
+               parameters; an object built from them (`self.rules`), or the module itself
+               where the game has no parameters (King's Reign)
+    bounds     bounds.py: the search knowledge (the optional hooks above) over the rules;
+               an object holding the rules (`self.bounds`), or a module (King's Reign);
+               Devil's Throne's few facts live on its rules object
+    notation   notation.py: deals, moves and positions as text (module functions)
+    visible    visible.py: the `VisiblePositions` model (a module), where the game has one
+    compiled   compiled.py: what crosses to the game's C engine (_core.c), by name: the
+               tables of a game instance as one NamedTuple, built once and kept, the
+               position, and `CompiledLimits` (each read in C by field name in one place)
+
+Each verb and hook of the game class is one line that names the part answering it, so the
+method that runs is the one written there (no mixins, no method resolution order to read).
+Whether a compiled engine may answer is declared (`Game.compiled`), never found by comparing
+methods: a subclass that changes a rule the C code copies declares False.  A variant is a
+parameter of the game (its constructor, `from_variants`), never a new class.
 """
 
 from __future__ import annotations
