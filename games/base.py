@@ -44,7 +44,8 @@ inherits the neutral defaults here):
                                          score_upper_bound (`ceiling`), asked where
                                          that one lets the state through
     guaranteed_score(state)     -> int   every line from the state scores at least this
-                                         (scores are never negative; -1: nothing known)
+                                         (NOTHING_GUARANTEED: nothing known; a game whose
+                                         scores are never negative may say -1)
     loss_can_reach(state, level) -> bool False only when no line from the state ends in a
                                          loss scoring `level` or more
     move_bounds(state, moves, floor) -> list  per move, a score no line through it
@@ -76,6 +77,28 @@ Every hook is a fact about positions; how a search is scheduled (quick-win round
 pass, level or value probes) is the solver's own setting, never a game attribute.  Games
 never import the solver: hooks take and return plain values (the dataclasses below), and
 the solver turns them into its results.
+
+How a game is built (one way, the same for all four).  A game is one class in
+games/<game>/game.py, a subclass of `Game` (or `SimultaneousGame`) and of nothing else,
+composed of parts it holds and names:
+
+    rules      rules.py: the verbs (legal moves, apply, outcome, key), over the variant's
+               parameters; an object built from them (`self.rules`), or the module itself
+               where the game has no parameters (King's Reign)
+    bounds     bounds.py: the search knowledge (the optional hooks above) over the rules;
+               an object holding the rules (`self.bounds`), or a module (King's Reign);
+               Devil's Throne's few facts live on its rules object
+    notation   notation.py: deals, moves and positions as text (module functions)
+    visible    visible.py: the `VisiblePositions` model (a module), where the game has one
+    compiled   compiled.py: what crosses to the game's C engine (_core.c), by name: the
+               tables of a game instance as one NamedTuple, built once and kept, the
+               position, and `CompiledLimits` (each read in C by field name in one place)
+
+Each verb and hook of the game class is one line that names the part answering it, so the
+method that runs is the one written there (no mixins, no method resolution order to read).
+Whether a compiled engine may answer is declared (`Game.compiled`), never found by comparing
+methods: a subclass that changes a rule the C code copies declares False.  A variant is a
+parameter of the game (its constructor, `from_variants`), never a new class.
 """
 
 from __future__ import annotations
@@ -84,7 +107,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 Deal = tuple
 State = Any
@@ -215,6 +238,9 @@ class GameType:
 
 
 SOLITAIRE = GameType()
+#: guaranteed_score's "nothing known": below every score of every game (King's Reign's may be
+#: negative).
+NOTHING_GUARANTEED = -(1 << 31)
 
 
 @dataclass(frozen=True)
@@ -233,26 +259,34 @@ class CoverProblem:
     max_kept: int
 
 
+class Schedule(NamedTuple):
+    """How the solver schedules a compiled search (its SearchSettings, never the game's):
+    quick-win rounds, first-pass moves, level probes on or off, whether a full table
+    replaces entries, and whether the rounds' whole refutations are kept.  The C skeleton
+    (solver/_search_core.h, read_schedule) reads it by these names."""
+
+    lds_rounds: int
+    first_pass_moves: int
+    level_probes: bool
+    replace_when_full: bool
+    keep_whole_refutations: bool
+
+
 @dataclass(frozen=True)
 class CompiledLimits:
     """What a compiled search may spend (None: no limit; `max_bytes` the tables' slots,
     whose last growth may be by less than double to use them), how the solver schedules it
-    (`schedule`: quick-win rounds, first-pass moves, level probes on or off, whether a full
-    table replaces entries, and whether the rounds' whole refutations are kept), whether it
-    is the plain baseline (engine "compiled-plain") instead of "pruned", and the score an
-    optimal search starts its probes at (`at_least`, solver.search.solve's)."""
+    (`schedule`), whether it is the plain baseline (engine "compiled-plain") instead of
+    "pruned", and the score an optimal search starts its probes at (`at_least`,
+    solver.search.solve's).  The C skeleton (solve_position) reads it by these names."""
 
     time_limit: float | None
     max_states: int | None
     max_table: int | None
     max_bytes: int | None
-    schedule: tuple[int, int, int, int, int]
+    schedule: Schedule
     plain: bool = False
     at_least: int = 0
-
-    def plan(self) -> tuple[int, ...]:
-        """The schedule and the floor, as the C skeleton reads them (its Schedule)."""
-        return (*self.schedule, self.at_least)
 
 
 @dataclass(frozen=True)
@@ -284,6 +318,11 @@ class Game(ABC):
     max_score: int = 0
     #: No win scores less, and no loss reaches it (every game here ranks wins above losses).
     lowest_win_score: int = 0
+    #: Whether the game's compiled engines (`compiled_solve`; a simultaneous game's
+    #: `compiled_q4` and `compiled_paranoid`) may answer for this class: declared True by a
+    #: game whose C code copies its rules and bounds, and False again by a subclass that
+    #: changes one of them (the Python search then answers).
+    compiled: bool = False
 
     @abstractmethod
     def deal_from_seed(self, seed: int) -> Deal:
@@ -347,7 +386,7 @@ class Game(ABC):
 
     def guaranteed_score(self, state: State) -> int:
         outcome = self.outcome(state)
-        return -1 if outcome is None else outcome.score
+        return NOTHING_GUARANTEED if outcome is None else outcome.score
 
     def loss_can_reach(self, state: State, level: int) -> bool:
         return self.score_upper_bound(state) >= level
@@ -584,6 +623,23 @@ class SimultaneousGame(Game):
         """A simple documented policy for one seat, for bots (default: its first action in
         the search order)."""
         return self.order_actions(state, seat, self.legal_actions(state, seat))[0]
+
+    def greedy_action_against(self, state: State, seat: int, against: Sequence[int]) -> Any:
+        """`greedy_action` played against the seats `against` only (a seat of a coalition
+        against one seat, or that one seat against all): the policy of a seat a one-sided
+        search fixes.  Default: the plain greedy bot, whoever it plays against."""
+        return self.greedy_action(state, seat)
+
+    #: Whether `few_options` keeps fewer than every option: only then does a search with
+    #: the coalition kept to few replies say more than the full search.
+    offers_few_options: bool = False
+
+    def few_options(self, state: State, seat: int, p: int, actions: list[Any], answered: Any | None) -> list[Any]:
+        """The options a seat of the coalition against seat `p` keeps in a search with few
+        replies, in the order of `actions` (the search order); `answered`: P's action where
+        P has chosen first, else None.  The list must hold the seat's `greedy_action_against`
+        [p], so that the few replies bound the greedy bots' value.  Default: every option."""
+        return actions
 
     def compiled_q4(self, state: State, seat: int) -> CompiledSeatSearch | None:
         """The game's compiled two-player mixed-strategy search from this round start, or

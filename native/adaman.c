@@ -66,24 +66,119 @@ static int read_int_sequence(PyObject *seq, int *out, int limit, int *n, const c
     return 0;
 }
 
+/* A named sequence field into out[]: u64 values, at most `limit`. */
+static int field_u64_sequence(PyObject *obj, const char *name, u64 *out, int limit, int *n) {
+    PyObject *value = field(obj, name);
+    if (!value) return -1;
+    int bad = read_u64_sequence(value, out, limit, n, name);
+    Py_DECREF(value);
+    return bad;
+}
+
+static int field_int_sequence(PyObject *obj, const char *name, int *out, int limit, int *n) {
+    PyObject *value = field(obj, name);
+    if (!value) return -1;
+    int bad = read_int_sequence(value, out, limit, n, name);
+    Py_DECREF(value);
+    return bad;
+}
+
+/* The Hall suit groups: a sequence of (demand, touching, straddling) masks. */
+static int read_groups(Ctx *c, PyObject *tables) {
+    PyObject *value = field(tables, "groups");
+    if (!value) return -1;
+    PyObject *groups = PySequence_Fast(value, "groups");
+    Py_DECREF(value);
+    if (!groups) return -1;
+    Py_ssize_t ng = PySequence_Fast_GET_SIZE(groups);
+    if (ng > MAX_GROUPS) {
+        Py_DECREF(groups);
+        PyErr_SetString(PyExc_ValueError, "too many suit groups");
+        return -1;
+    }
+    for (Py_ssize_t g = 0; g < ng; g++) {
+        u64 triple[3];
+        int n;
+        if (read_u64_sequence(PySequence_Fast_GET_ITEM(groups, g), triple, 3, &n, "group") < 0 || n != 3) {
+            Py_DECREF(groups);
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a group is (demand, touching, straddling)");
+            return -1;
+        }
+        c->g_demand[g] = triple[0];
+        c->g_touching[g] = triple[1];
+        c->g_straddling[g] = triple[2];
+    }
+    c->ngroups = (int)ng;
+    Py_DECREF(groups);
+    return 0;
+}
+
+/* games/adaman/compiled.py's AdamanTables, by field name, into c; *nrank the cards ranked. */
+static int read_tables(Ctx *c, PyObject *tables, int *nrank) {
+    int nshares, ntouch;
+    if (field_int_sequence(tables, "rank", c->rank, MAX_CARDS, nrank) < 0
+        || field_u64(tables, "personality_bits", &c->pers) < 0
+        || field_u64_sequence(tables, "shares", c->shares, MAX_CARDS, &nshares) < 0
+        || read_groups(c, tables) < 0
+        || field_u64_sequence(tables, "touching_groups", c->touching_groups, MAX_CARDS, &ntouch) < 0
+        || field_int_sequence(tables, "by_rank", c->by_rank, MAX_CARDS, &c->nby_rank) < 0
+        || field_int(tables, "personality_total", &c->personality_total) < 0
+        || field_int(tables, "lowest_win_score", &c->lowest_win_score) < 0
+        || field_bool(tables, "minimal_payments", &c->minimal_payments) < 0
+        || field_int(tables, "cover_gap", &c->cover_gap) < 0
+        || field_int(tables, "cover_node_limit", &c->cover_node_limit) < 0
+        || field_u64(tables, "excuse_bit", &c->excuse) < 0
+        || field_int(tables, "max_score", &c->max_score) < 0
+        || field_bool(tables, "excuse_fold", &c->excuse_fold) < 0)
+        return -1;
+    if (nshares != *nrank || ntouch != *nrank) {
+        PyErr_SetString(PyExc_ValueError, "rank, shares and touching_groups differ in length");
+        return -1;
+    }
+    if (c->excuse && ((c->excuse & (c->excuse - 1)) || lowest(c->excuse) >= *nrank || (c->excuse & c->pers))) {
+        PyErr_SetString(PyExc_ValueError, "the Excuse is one card, no personality");
+        return -1;
+    }
+    for (int i = 0; i < c->nby_rank; i++) {
+        if (c->by_rank[i] < 0 || c->by_rank[i] >= *nrank) {
+            PyErr_SetString(PyExc_ValueError, "by_rank card index out of range");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* games/adaman/rules.py's AdamanState, by field name: the deck (its deal's cards), then the rows. */
+static int read_position(Ctx *c, PyObject *state, State *root, int nrank) {
+    PyObject *deal = field(state, "deal");
+    if (!deal) return -1;
+    int bad = field_int_sequence(deal, "cards", c->deck, MAX_CARDS, &c->size);
+    Py_DECREF(deal);
+    if (bad || field_int(state, "dealt", &root->dealt) < 0 || field_u64(state, "capital", &root->capital) < 0
+        || field_u64(state, "resources", &root->resources) < 0 || field_u64(state, "palace", &root->palace) < 0
+        || field_int(state, "status", &root->status) < 0)
+        return -1;
+    if (root->dealt < 0 || root->dealt > c->size || root->status < 0 || root->status > 2) {
+        PyErr_SetString(PyExc_ValueError, "bad dealt count or status");
+        return -1;
+    }
+    for (int i = 0; i < c->size; i++) {
+        if (c->deck[i] < 0 || c->deck[i] >= nrank) {
+            PyErr_SetString(PyExc_ValueError, "deck card index out of range");
+            return -1;
+        }
+    }
+    return 0;
+}
+
 PyDoc_STRVAR(solve_doc,
-"solve(deck, dealt, capital, resources, palace, status, tables, mode, time_limit, max_states, max_table,\n"
-"      max_bytes, schedule, plain_ceiling)\n"
+"solve(state, tables, mode, limits)\n"
 "\n"
-"The Adaman 'pruned' search, compiled.  deck: card indices top first; the state as in\n"
-"AdamanState; tables = (rank, personality_bits, shares, groups, touching_groups, by_rank,\n"
-"personality_total, lowest_win_score[, minimal_payments, cover_gap, cover_node_limit, excuse_bit,\n"
-"max_score, excuse_fold]) with groups a sequence of (demand, touching, straddling) masks,\n"
-"touching_groups[i] a mask over group numbers, excuse_bit the Excuse's bit (0 without the\n"
-"variant), max_score the game's (the bound of an Excuse choice's moves) and excuse_fold true for\n"
-"bounds.py's bounds with the Excuse (the Capital's cards owned while it may act; else the\n"
-"closer bounds of _core.c's excuse_gift); mode 'optimal' or 'winnable'; time_limit\n"
-"(seconds), max_states, max_table, max_bytes (the tables' slots): None for no limit; schedule: (lds_rounds,\n"
-"first_pass_moves, level_probes, replace_when_full, keep_whole_refutations, at_least),\n"
-"games/base.py's CompiledLimits.plan (at_least: mode 'optimal' proves the optimum only where it\n"
-"reaches at_least, else returns score None);\n"
-"plain_ceiling >= 0 (the game's max_score): the 'plain' search instead, every legal move\n"
-"in rule order and no bound, node for node solver/search.py's engine 'plain'.\n"
+"The Adaman 'pruned' search, compiled.  state: an AdamanState (games/adaman/rules.py);\n"
+"tables: an AdamanTables (games/adaman/compiled.py, which documents each field); mode\n"
+"'optimal' or 'winnable'; limits: a CompiledLimits (games/base.py: the budgets, the solver's\n"
+"schedule, at_least, and plain: the 'plain' search instead, every legal move in rule order\n"
+"and no bound, node for node solver/search.py's engine 'plain').  Each is read by field name.\n"
 "\n"
 "Returns (verdict, score, line, line_score, states, table_hits, unique, max_depth,\n"
 "exhausted) with verdict 'WON', 'LOST' or 'UNDECIDED', line a list of (target, payment)\n"
@@ -91,15 +186,9 @@ PyDoc_STRVAR(solve_doc,
 
 static PyObject *core_solve(PyObject *self, PyObject *args) {
     (void)self;
-    PyObject *deck_obj, *capital_obj, *resources_obj, *palace_obj, *tables, *time_obj, *states_obj, *table_obj, *bytes_obj;
-    int dealt, status, plain_ceiling;
-    Schedule schedule;
+    PyObject *state, *tables, *limits;
     const char *mode;
-    if (!PyArg_ParseTuple(args, "OiOOOiOsOOOO(iiiiii)i", &deck_obj, &dealt, &capital_obj, &resources_obj, &palace_obj,
-                          &status, &tables, &mode, &time_obj, &states_obj, &table_obj, &bytes_obj,
-                          &schedule.lds_rounds, &schedule.first_pass_moves, &schedule.level_probes,
-                          &schedule.replace_when_full, &schedule.keep_whole_refutations, &schedule.at_least, &plain_ceiling))
-        return NULL;
+    if (!PyArg_ParseTuple(args, "OOsO", &state, &tables, &mode, &limits)) return NULL;
     int optimal = parse_mode(mode);
     if (optimal < 0) return NULL;
 
@@ -107,83 +196,14 @@ static PyObject *core_solve(PyObject *self, PyObject *args) {
     if (!c) return PyErr_NoMemory();
     PyObject *result = NULL;
     State root;
-    int n, nrank;
-
-    if (read_int_sequence(deck_obj, c->deck, MAX_CARDS, &c->size, "deck") < 0) goto done;
-    if (read_u64(capital_obj, &root.capital) < 0 || read_u64(resources_obj, &root.resources) < 0 ||
-        read_u64(palace_obj, &root.palace) < 0)
-        goto done;
-    root.dealt = dealt;
-    root.status = status;
-    if (dealt < 0 || dealt > c->size || status < 0 || status > 2) {
-        PyErr_SetString(PyExc_ValueError, "bad dealt count or status");
-        goto done;
-    }
-    {
-        PyObject *rank_obj, *pers_obj, *shares_obj, *groups_obj, *touching_obj, *by_rank_obj;
-        unsigned long long excuse = 0;
-        if (!PyArg_ParseTuple(tables, "OOOOOOii|piiKip", &rank_obj, &pers_obj, &shares_obj, &groups_obj, &touching_obj,
-                              &by_rank_obj, &c->personality_total, &c->lowest_win_score, &c->minimal_payments,
-                              &c->cover_gap, &c->cover_node_limit, &excuse, &c->max_score,
-                              &c->excuse_fold))
-            goto done;
-        c->excuse = (u64)excuse;
-        int nshares, ntouch;
-        if (read_int_sequence(rank_obj, c->rank, MAX_CARDS, &nrank, "rank") < 0) goto done;
-        if (read_u64(pers_obj, &c->pers) < 0) goto done;
-        if (read_u64_sequence(shares_obj, c->shares, MAX_CARDS, &nshares, "shares") < 0) goto done;
-        if (read_u64_sequence(touching_obj, c->touching_groups, MAX_CARDS, &ntouch, "touching_groups") < 0)
-            goto done;
-        if (read_int_sequence(by_rank_obj, c->by_rank, MAX_CARDS, &c->nby_rank, "by_rank") < 0) goto done;
-        if (nshares != nrank || ntouch != nrank) {
-            PyErr_SetString(PyExc_ValueError, "rank, shares and touching_groups differ in length");
-            goto done;
-        }
-        PyObject *groups = PySequence_Fast(groups_obj, "groups");
-        if (!groups) goto done;
-        Py_ssize_t ng = PySequence_Fast_GET_SIZE(groups);
-        if (ng > MAX_GROUPS) {
-            Py_DECREF(groups);
-            PyErr_SetString(PyExc_ValueError, "too many suit groups");
-            goto done;
-        }
-        for (Py_ssize_t g = 0; g < ng; g++) {
-            u64 triple[3];
-            if (read_u64_sequence(PySequence_Fast_GET_ITEM(groups, g), triple, 3, &n, "group") < 0 || n != 3) {
-                Py_DECREF(groups);
-                if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a group is (demand, touching, straddling)");
-                goto done;
-            }
-            c->g_demand[g] = triple[0];
-            c->g_touching[g] = triple[1];
-            c->g_straddling[g] = triple[2];
-        }
-        c->ngroups = (int)ng;
-        Py_DECREF(groups);
-        for (int i = 0; i < c->size; i++) {
-            if (c->deck[i] < 0 || c->deck[i] >= nrank) {
-                PyErr_SetString(PyExc_ValueError, "deck card index out of range");
-                goto done;
-            }
-        }
-        if (c->excuse && ((c->excuse & (c->excuse - 1)) || lowest(c->excuse) >= nrank || (c->excuse & c->pers))) {
-            PyErr_SetString(PyExc_ValueError, "the Excuse is one card, no personality");
-            goto done;
-        }
-        for (int i = 0; i < c->nby_rank; i++) {
-            if (c->by_rank[i] < 0 || c->by_rank[i] >= nrank) {
-                PyErr_SetString(PyExc_ValueError, "by_rank card index out of range");
-                goto done;
-            }
-        }
-    }
+    int nrank;
+    if (read_tables(c, tables, &nrank) < 0 || read_position(c, state, &root, nrank) < 0) goto done;
     const char *problem = prepare_tables(c, nrank);
     if (problem) {
         PyErr_SetString(PyExc_ValueError, problem);
         goto done;
     }
-
-    result = solve_position(c, &root, optimal, time_obj, states_obj, table_obj, bytes_obj, schedule, plain_ceiling);
+    result = solve_position(c, &root, optimal, limits, c->max_score);
 
 done:
     ctx_free(c);

@@ -51,21 +51,33 @@ static int read_ints(PyObject *seq, int *out, int expected_min, int limit, int *
     return 0;
 }
 
-/* The position and the tables into c and *root_out; -1 with a Python exception set. */
-static int read_position(Ctx *c, State *root_out, PyObject *stock_obj, int pos,
-                         PyObject *reserve_obj, PyObject *columns_obj, PyObject *locks_obj, int jokers_on,
-                         int available, int turned, int redeal_blocked, int status, PyObject *tables) {
-    PyObject *names = NULL;
-    State root;
-    memset(&root, 0, sizeof root);
+/* A named sequence field of small ints into out[] (expected_min..limit items). */
+static int field_ints(PyObject *obj, const char *name, int *out, int expected_min, int limit, int *n) {
+    PyObject *value = field(obj, name);
+    if (!value) return -1;
+    int bad = read_ints(value, out, expected_min, limit, n, name);
+    Py_DECREF(value);
+    return bad;
+}
+
+/* games/royal_assassin/compiled.py's RoyalAssassinTables, by field name, into c; *ncards
+ * the card ids described.  c->names borrows move_names, which `tables` keeps alive. */
+static int read_tables(Ctx *c, PyObject *tables, int *ncards_out) {
     int ncards = 0;
-    if (read_ints(stock_obj, c->stock, 0, MAX_STOCK - 6, &c->size, "stock") < 0) return -1;
     {
-        PyObject *kind_o, *suit_o, *landing_o, *resting_o, *side_o, *rcode_o, *rvalue_o, *colour_o, *opp_o;
-        if (!PyArg_ParseTuple(tables, "O!OOOOOOOOOiipppp", &PyTuple_Type, &names, &kind_o, &suit_o, &landing_o,
-                              &resting_o, &side_o, &rcode_o, &rvalue_o, &colour_o, &opp_o, &c->max_score,
-                              &c->lowest_win_score, &c->eq_only, &c->joker_dies, &c->royal_beneath,
-                              &c->two_jokers))
+        PyObject *names = field(tables, "move_names");
+        if (!names) return -1;
+        Py_DECREF(names);  /* `tables` holds it for the whole call */
+        if (!PyTuple_Check(names)) {
+            PyErr_SetString(PyExc_TypeError, "move_names: a tuple expected");
+            return -1;
+        }
+        if (field_int(tables, "max_score", &c->max_score) < 0
+            || field_int(tables, "lowest_win_score", &c->lowest_win_score) < 0
+            || field_bool(tables, "discard_on_equal_only", &c->eq_only) < 0
+            || field_bool(tables, "joker_dies", &c->joker_dies) < 0
+            || field_bool(tables, "royal_beneath", &c->royal_beneath) < 0
+            || field_bool(tables, "two_jokers", &c->two_jokers) < 0)
             return -1;
         if (PyTuple_GET_SIZE(names) != NMOVE_NAMES) {
             PyErr_SetString(PyExc_ValueError, "move_names: 24 names expected");
@@ -77,16 +89,17 @@ static int read_position(Ctx *c, State *root_out, PyObject *stock_obj, int pos,
                 return -1;
             }
         }
+        c->names = names;
         int rv[16], opp[8];
-        if (read_ints(kind_o, c->kind, 1, MAX_CARD_IDS, &ncards, "kind") < 0 ||
-            read_ints(suit_o, c->suit, ncards, ncards, NULL, "suit") < 0 ||
-            read_ints(landing_o, c->landing, ncards, ncards, NULL, "landing") < 0 ||
-            read_ints(resting_o, c->resting, ncards, ncards, NULL, "resting") < 0 ||
-            read_ints(side_o, c->side, ncards, ncards, NULL, "side") < 0 ||
-            read_ints(rcode_o, c->rcode, ncards, ncards, NULL, "rcode") < 0 ||
-            read_ints(rvalue_o, rv, 16, 16, NULL, "royal_value") < 0 ||
-            read_ints(colour_o, c->column_colour, 4, 4, NULL, "column_colour") < 0 ||
-            read_ints(opp_o, opp, 8, 8, NULL, "opponents") < 0)
+        if (field_ints(tables, "kind", c->kind, 1, MAX_CARD_IDS, &ncards) < 0 ||
+            field_ints(tables, "suit", c->suit, ncards, ncards, NULL) < 0 ||
+            field_ints(tables, "landing", c->landing, ncards, ncards, NULL) < 0 ||
+            field_ints(tables, "resting", c->resting, ncards, ncards, NULL) < 0 ||
+            field_ints(tables, "side", c->side, ncards, ncards, NULL) < 0 ||
+            field_ints(tables, "rcode", c->rcode, ncards, ncards, NULL) < 0 ||
+            field_ints(tables, "royal_value", rv, 16, 16, NULL) < 0 ||
+            field_ints(tables, "column_colour", c->column_colour, 4, 4, NULL) < 0 ||
+            field_ints(tables, "opponents", opp, 8, 8, NULL) < 0)
             return -1;
         for (int i = 0; i < 16; i++) c->royal_value[i / 4][i % 4] = rv[i];
         for (int i = 0; i < 8; i++) {
@@ -113,6 +126,22 @@ static int read_position(Ctx *c, State *root_out, PyObject *stock_obj, int pos,
             }
         }
     }
+    *ncards_out = ncards;
+    return 0;
+}
+
+/* The tables, then games/royal_assassin/compiled.py's RoyalAssassinPosition by field name,
+ * into c and *root_out; -1 with a Python exception set. */
+static int read_position(Ctx *c, State *root_out, PyObject *position, PyObject *tables) {
+    State root;
+    memset(&root, 0, sizeof root);
+    int ncards, pos, jokers_on, available, turned, redeal_blocked, status;
+    if (read_tables(c, tables, &ncards) < 0) return -1;
+    if (field_ints(position, "stock", c->stock, 0, MAX_STOCK - 6, &c->size) < 0
+        || field_int(position, "pos", &pos) < 0 || field_int(position, "jokers_on", &jokers_on) < 0
+        || field_int(position, "available", &available) < 0 || field_int(position, "turned", &turned) < 0
+        || field_bool(position, "redeal_blocked", &redeal_blocked) < 0 || field_int(position, "status", &status) < 0)
+        return -1;
     for (int i = 0; i < c->size; i++) {
         if (c->stock[i] < 0 || c->stock[i] >= ncards) {
             PyErr_SetString(PyExc_ValueError, "stock card id out of range");
@@ -120,26 +149,28 @@ static int read_position(Ctx *c, State *root_out, PyObject *stock_obj, int pos,
         }
     }
     {
-        unsigned long long mask = PyLong_AsUnsignedLongLong(reserve_obj);
-        if (mask == (unsigned long long)-1 && PyErr_Occurred()) return -1;
+        u64 mask;
+        if (field_u64(position, "reserve", &mask) < 0) return -1;
         root.reserve = mask;
         int locks[4];
+        PyObject *columns_obj = field(position, "columns");
+        if (!columns_obj) return -1;
         for (int i = 0; i < 4; i++) {
             PyObject *item = PySequence_GetItem(columns_obj, i);
-            if (!item) return -1;
+            if (!item) { Py_DECREF(columns_obj); return -1; }
             unsigned long long w = PyLong_AsUnsignedLongLong(item);
             Py_DECREF(item);
-            if (w == (unsigned long long)-1 && PyErr_Occurred()) return -1;
             int count = 0;
-            while (count < 3 && (w >> (16 * count) & 3)) count++;
-            if (w >> (16 * count)) {
-                PyErr_SetString(PyExc_ValueError, "bad column word");
-                return -1;
+            if (!(w == (unsigned long long)-1 && PyErr_Occurred())) {
+                while (count < 3 && (w >> (16 * count) & 3)) count++;
+                if (w >> (16 * count)) PyErr_SetString(PyExc_ValueError, "bad column word");
             }
+            if (PyErr_Occurred()) { Py_DECREF(columns_obj); return -1; }
             root.col[i] = w;
             root.n[i] = (uint8_t)count;
         }
-        if (read_ints(locks_obj, locks, 4, 4, NULL, "locks") < 0) return -1;
+        Py_DECREF(columns_obj);
+        if (field_ints(position, "locks", locks, 4, 4, NULL) < 0) return -1;
         for (int i = 0; i < 4; i++) root.lock[i] = (int8_t)locks[i];
         if (pos < 0 || pos > c->size || (root.reserve >> pos) || turned < -1 || turned >= ncards ||
             (turned >= 0 && (pos == 0 || c->stock[pos - 1] != turned)) ||
@@ -156,28 +187,23 @@ static int read_position(Ctx *c, State *root_out, PyObject *stock_obj, int pos,
     }
     prepare_tables(c);
     *root_out = root;
-    c->names = names;
     return 0;
 }
 
 PyDoc_STRVAR(key_doc,
-"key(stock, pos, reserve, columns, locks, jokers_on, available, turned, redeal_blocked, status, tables)\n"
+"key(position, tables)\n"
 "\n"
 "The table key the search packs for this position (5 ints), for the tests of key equality.");
 
 static PyObject *core_key(PyObject *self, PyObject *args) {
     (void)self;
-    PyObject *stock_obj, *reserve_obj, *columns_obj, *locks_obj, *tables;
-    int pos, jokers_on, available, turned, redeal_blocked, status;
-    if (!PyArg_ParseTuple(args, "OiOOOiiiiiO", &stock_obj, &pos, &reserve_obj, &columns_obj, &locks_obj,
-                          &jokers_on, &available, &turned, &redeal_blocked, &status, &tables))
-        return NULL;
+    PyObject *position, *tables;
+    if (!PyArg_ParseTuple(args, "OO", &position, &tables)) return NULL;
     Ctx *c = calloc(1, sizeof(Ctx));
     if (!c) return PyErr_NoMemory();
     State root;
     PyObject *result = NULL;
-    if (read_position(c, &root, stock_obj, pos, reserve_obj, columns_obj, locks_obj, jokers_on, available, turned,
-                      redeal_blocked, status, tables) == 0) {
+    if (read_position(c, &root, position, tables) == 0) {
         Slot k = pack(c, &root);
         result = Py_BuildValue("(KKKKK)", (unsigned long long)k.w[0], (unsigned long long)k.w[1],
                                (unsigned long long)k.w[2], (unsigned long long)k.w[3], (unsigned long long)k.w[4]);
@@ -187,21 +213,12 @@ static PyObject *core_key(PyObject *self, PyObject *args) {
 }
 
 PyDoc_STRVAR(solve_doc,
-"solve(stock, pos, reserve, columns, locks, jokers_on, available, turned, redeal_blocked, status,\n"
-"      tables, mode, time_limit, max_states, max_table, max_bytes, schedule)\n"
+"solve(position, tables, mode, limits)\n"
 "\n"
-"The Royal Assassin 'pruned' search, compiled.  stock: card ids top first; reserve: a bit\n"
-"mask over stock indices; columns: 4 ints, each up to three 16-bit Royals bottom first\n"
-"(code 1..3 | A << 2 | D << 9); locks: 4 suits or -1; turned: a card id or -1.\n"
-"tables = (move_names, kind, suit, landing, resting, side, rcode, royal_value, column_colour,\n"
-"opponents, max_score, lowest_win_score, discard_on_equal_only, joker_dies, royal_beneath,\n"
-"two_jokers), the per-card sequences indexed by card id (kind 0 number, 1 Royal, 2 Joker),\n"
-"royal_value 16 ints ([column * 4 + code]), opponents 8 ints (two columns per suit).\n"
-"mode 'optimal' or 'winnable'; time_limit (seconds), max_states, max_table, max_bytes (the\n"
-"tables' slots): None for no\n"
-"limit; schedule: (lds_rounds, first_pass_moves, level_probes, replace_when_full,\n"
-"keep_whole_refutations, at_least), games/base.py's CompiledLimits.plan (at_least: mode\n"
-"'optimal' proves the optimum only where it reaches at_least, else returns score None).\n"
+"The Royal Assassin 'pruned' search, compiled.  position: a RoyalAssassinPosition and tables:\n"
+"a RoyalAssassinTables (games/royal_assassin/compiled.py, which documents each field); mode\n"
+"'optimal' or 'winnable'; limits: a CompiledLimits (games/base.py: the budgets, the solver's\n"
+"schedule and at_least; no plain search here).  Each is read by field name.\n"
 "\n"
 "Returns (verdict, score, line, line_score, states, table_hits, unique, max_depth,\n"
 "exhausted) with verdict 'WON', 'LOST' or 'UNDECIDED', line a list of move names and\n"
@@ -209,15 +226,9 @@ PyDoc_STRVAR(solve_doc,
 
 static PyObject *core_solve(PyObject *self, PyObject *args) {
     (void)self;
-    PyObject *stock_obj, *reserve_obj, *columns_obj, *locks_obj, *tables, *time_obj, *states_obj, *table_obj, *bytes_obj;
-    int pos, jokers_on, available, turned, redeal_blocked, status;
-    Schedule schedule;
+    PyObject *position, *tables, *limits;
     const char *mode;
-    if (!PyArg_ParseTuple(args, "OiOOOiiiiiOsOOOO(iiiiii)", &stock_obj, &pos, &reserve_obj, &columns_obj, &locks_obj,
-                          &jokers_on, &available, &turned, &redeal_blocked, &status, &tables, &mode, &time_obj,
-                          &states_obj, &table_obj, &bytes_obj, &schedule.lds_rounds, &schedule.first_pass_moves,
-                          &schedule.level_probes, &schedule.replace_when_full, &schedule.keep_whole_refutations, &schedule.at_least))
-        return NULL;
+    if (!PyArg_ParseTuple(args, "OOsO", &position, &tables, &mode, &limits)) return NULL;
     int optimal = parse_mode(mode);
     if (optimal < 0) return NULL;
 
@@ -225,10 +236,8 @@ static PyObject *core_solve(PyObject *self, PyObject *args) {
     if (!c) return PyErr_NoMemory();
     PyObject *result = NULL;
     State root;
-
-    if (read_position(c, &root, stock_obj, pos, reserve_obj, columns_obj, locks_obj, jokers_on, available, turned,
-                      redeal_blocked, status, tables) == 0)
-        result = solve_position(c, &root, optimal, time_obj, states_obj, table_obj, bytes_obj, schedule, -1);
+    if (read_position(c, &root, position, tables) == 0)
+        result = solve_position(c, &root, optimal, limits, c->max_score);
     free(c);
     return result;
 }
@@ -241,7 +250,7 @@ static PyMethodDef core_methods[] = {
 
 static struct PyModuleDef core_module = {
     PyModuleDef_HEAD_INIT, "_core",
-    "The Royal Assassin 'pruned' search compiled (see games/royal_assassin/bounds.py, RoyalAssassin.compiled_solve).",
+    "The Royal Assassin 'pruned' search compiled (see games/royal_assassin/compiled.py).",
     -1, core_methods, NULL, NULL, NULL, NULL,
 };
 

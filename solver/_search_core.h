@@ -725,27 +725,101 @@ static PyObject *score_object(int score) {
     return PyLong_FromLong(score);
 }
 
-/* The rest of solve() once the game has read its position and tables: the budgets
- * (time_limit, max_states, max_table, max_bytes: None for no limit; lds_rounds), the search (the
- * plain baseline where plain_ceiling >= 0, the game's max_score), and the result
- * (verdict, score, line, line_score, states, table_hits, unique, max_depth, exhausted).
- * NULL with a Python exception set. */
-static PyObject *solve_position(const Ctx *game, const State *root, int optimal, PyObject *time_obj,
-                                PyObject *states_obj, PyObject *table_obj, PyObject *bytes_obj, Schedule schedule,
-                                int plain_ceiling) {
+/* ----- named structures from Python ------------------------------------------------
+ * Everything a solve() call receives is a named structure (a NamedTuple or a frozen
+ * dataclass: the game's tables, its position, games/base.py's CompiledLimits and Schedule),
+ * read here by field name, so that a new field is added in one Python place and read in one
+ * C place.  Each returns -1 with a Python exception set naming the missing or bad field. */
+static PyObject *field(PyObject *obj, const char *name) {
+    PyObject *value = PyObject_GetAttrString(obj, name);
+    if (!value) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_TypeError, "%s has no field %s", Py_TYPE(obj)->tp_name, name);
+    }
+    return value;
+}
+
+static inline int field_int(PyObject *obj, const char *name, int *out) {
+    PyObject *value = field(obj, name);
+    if (!value) return -1;
+    long v = PyLong_AsLong(value);
+    Py_DECREF(value);
+    if (v == -1 && PyErr_Occurred()) return -1;
+    *out = (int)v;
+    return 0;
+}
+
+static inline int field_u64(PyObject *obj, const char *name, u64 *out) {
+    PyObject *value = field(obj, name);
+    if (!value) return -1;
+    unsigned long long v = PyLong_AsUnsignedLongLong(value);
+    Py_DECREF(value);
+    if (v == (unsigned long long)-1 && PyErr_Occurred()) return -1;
+    *out = (u64)v;
+    return 0;
+}
+
+static inline int field_bool(PyObject *obj, const char *name, int *out) {
+    PyObject *value = field(obj, name);
+    if (!value) return -1;
+    int v = PyObject_IsTrue(value);
+    Py_DECREF(value);
+    if (v < 0) return -1;
+    *out = v;
+    return 0;
+}
+
+/* A limit: None for none (-1), else a whole number (or, for time, seconds). */
+static inline int field_limit(PyObject *obj, const char *name, long long *out) {
+    PyObject *value = field(obj, name);
+    if (!value) return -1;
+    *out = value == Py_None ? -1 : PyLong_AsLongLong(value);
+    Py_DECREF(value);
+    return *out == -1 && PyErr_Occurred() ? -1 : 0;
+}
+
+static inline int field_seconds(PyObject *obj, const char *name, double *out) {
+    PyObject *value = field(obj, name);
+    if (!value) return -1;
+    *out = value == Py_None ? -1.0 : PyFloat_AsDouble(value);
+    Py_DECREF(value);
+    return *out == -1.0 && PyErr_Occurred() ? -1 : 0;
+}
+
+/* games/base.py's Schedule, by name: how the solver schedules the search. */
+static int read_schedule(PyObject *limits, Schedule *out) {
+    PyObject *schedule = field(limits, "schedule");
+    if (!schedule) return -1;
+    int bad = field_int(schedule, "lds_rounds", &out->lds_rounds) < 0
+        || field_int(schedule, "first_pass_moves", &out->first_pass_moves) < 0
+        || field_bool(schedule, "level_probes", &out->level_probes) < 0
+        || field_bool(schedule, "replace_when_full", &out->replace_when_full) < 0
+        || field_bool(schedule, "keep_whole_refutations", &out->keep_whole_refutations) < 0
+        || field_int(limits, "at_least", &out->at_least) < 0;
+    Py_DECREF(schedule);
+    return bad ? -1 : 0;
+}
+
+/* The rest of solve() once the game has read its position and tables: the budgets and the
+ * schedule of `limits` (games/base.py's CompiledLimits: time_limit, max_states, max_table,
+ * max_bytes, None for no limit; schedule; at_least; plain), the search (with `plain` the
+ * plain baseline, whose ceiling is the game's `max_score`), and the result (verdict, score,
+ * line, line_score, states, table_hits, unique, max_depth, exhausted).  NULL with a Python
+ * exception set. */
+static PyObject *solve_position(const Ctx *game, const State *root, int optimal, PyObject *limits, int max_score) {
     Search *x = calloc(1, sizeof(Search));
     if (!x) return PyErr_NoMemory();
     x->game = game;
     PyObject *result = NULL;
 
-    x->time_limit = time_obj == Py_None ? -1.0 : PyFloat_AsDouble(time_obj);
-    if (x->time_limit == -1.0 && PyErr_Occurred()) goto done;
-    x->max_states = states_obj == Py_None ? -1 : PyLong_AsLongLong(states_obj);
-    if (x->max_states == -1 && PyErr_Occurred()) goto done;
-    long long max_table = table_obj == Py_None ? -1 : PyLong_AsLongLong(table_obj);
-    if (max_table == -1 && PyErr_Occurred()) goto done;
-    x->max_bytes = bytes_obj == Py_None ? -1 : PyLong_AsLongLong(bytes_obj);
-    if (x->max_bytes == -1 && PyErr_Occurred()) goto done;
+    Schedule schedule;
+    long long max_table;
+    int plain;
+    if (field_seconds(limits, "time_limit", &x->time_limit) < 0 || field_limit(limits, "max_states", &x->max_states) < 0
+        || field_limit(limits, "max_table", &max_table) < 0 || field_limit(limits, "max_bytes", &x->max_bytes) < 0
+        || read_schedule(limits, &schedule) < 0 || field_bool(limits, "plain", &plain) < 0)
+        goto done;
+    int plain_ceiling = plain ? max_score : -1;
     if (schedule.lds_rounds < 0 || schedule.first_pass_moves < 0) {
         PyErr_SetString(PyExc_ValueError, "lds_rounds and first_pass_moves must be >= 0");
         goto done;

@@ -45,6 +45,7 @@ from games.base import (
     CompiledMissing,
     EngineError,
     Game,
+    Schedule,
     UnsupportedGame,
     Verdict,
 )
@@ -81,11 +82,11 @@ class SearchSettings:
     level_probes: bool = True
     keep_whole_refutations: bool = True
 
-    def schedule(self, replace_when_full: bool = False) -> tuple[int, int, int, int, int]:
+    def schedule(self, replace_when_full: bool = False) -> Schedule:
         """The settings as the compiled skeleton reads them, with the budget's choice of
         what a full table does."""
-        return (self.lds_rounds, self.first_pass_moves, int(self.level_probes), int(replace_when_full),
-                int(self.keep_whole_refutations))
+        return Schedule(self.lds_rounds, self.first_pass_moves, self.level_probes, replace_when_full,
+                        self.keep_whole_refutations)
 
 
 DEFAULT_SETTINGS = SearchSettings()

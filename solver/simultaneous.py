@@ -495,7 +495,7 @@ class _Searches:
         players = len(self.game.returns(self.state))
         others = tuple(s for s in range(players) if s != self.seat)
         self._one_side(bounds, GREEDY_HIGH, ONE_SIDED_SHARE, fixed=others)
-        if 2 <= players - 1 <= FEW_REPLIES_MOST_OTHERS and getattr(self.game, "few_options", None) is not None:
+        if 2 <= players - 1 <= FEW_REPLIES_MOST_OTHERS and self.game.offers_few_options:
             self.ceiling_from_few_replies(bounds)
         self._one_side(bounds, GREEDY_LOW, ONE_SIDED_SHARE, fixed=(self.seat,), lower=True)
 
@@ -883,12 +883,9 @@ class _Paranoid(_Budgeted):
     def _policy(self, state: Any, seat: int) -> Any:
         """A fixed seat's action: the game's greedy bot, P's against every other seat and a
         coalition seat's against P (where the game can aim it; else its plain greedy bot)."""
-        aim = getattr(self.game, "greedy_action_against", None)
-        if aim is None:
-            return self.game.greedy_action(state, seat)
         players = len(self.game.returns(state))
         against = [s for s in range(players) if s != seat] if seat == self.seat else [self.seat]
-        return aim(state, seat, against)
+        return self.game.greedy_action_against(state, seat, against)
 
     def _layers(self, acting: tuple[int, ...]) -> list[tuple[tuple[int, ...], bool]]:
         """Who chooses in which order at this node, and whether that choice maximises."""

@@ -4,7 +4,7 @@ on the score, dead-end tests, dominated moves, a move order, the win as a coveri
 Every hook here is a statement about a position alone, proved in its docstring from the
 rulings it rests on; none depends on how a search reached the position.
 games/adaman/_core.c computes the same bounds in C from the tables that
-games/adaman/game.py's `_compiled_tables` hands it.
+games/adaman/compiled.py's `tables` hands it.
 """
 
 from __future__ import annotations
@@ -100,10 +100,17 @@ CHUNK_RANKS = _chunk_tables()
 SUIT_BITS = tuple(sum(1 << SUITS.index(suit) for suit in card.suits) for card in DECKTET)
 
 
-class AdamanBounds(AdamanRules):
-    """The solver's optional hooks of games/base.py over Adaman's rules, with the tables they
-    read (`_prepare_bounds`, once per variant): the methods games/adaman/game.py's `Adaman`
-    takes in."""
+class AdamanBounds:
+    """The solver's optional hooks of games/base.py over Adaman's rules (`rules`, one
+    variant's), with the tables they read, built once per variant: the part of
+    games/adaman/game.py's `Adaman` its search hooks delegate to."""
+
+    def __init__(self, rules: AdamanRules):
+        self.rules = rules
+        self.personality_total = rules.personality_total
+        self.lowest_win_score = rules.lowest_win_score
+        self.max_score = rules.max_score
+        self._prepare_bounds()
 
     # ----- optional solver hooks --------------------------------------------------------
     def order_moves(self, state: AdamanState, moves: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -121,7 +128,7 @@ class AdamanBounds(AdamanRules):
         card it does not need leaves a subset of what paying without that card leaves, so
         only payments from which no card can be dropped are searched.
         """
-        moves = self.legal_moves(state)
+        moves = self.rules.legal_moves(state)
         if state.dealt < len(state.deal.cards):
             return moves
         return [(target, payment) for target, payment in moves if not payment or all(
@@ -143,7 +150,7 @@ class AdamanBounds(AdamanRules):
         cover stays uncontrolled, and at least one personality does.
         """
         if state.status != PLAYING:
-            return self.outcome(state).score
+            return self.rules.outcome(state).score
         remaining, owned, capital = self._relaxation(state)
         need = total_rank(remaining)
         slacks = self._hall_slacks(remaining, owned, capital)
@@ -397,7 +404,7 @@ class AdamanBounds(AdamanRules):
             return False
         demand = min(bits(demands), key=lambda d: ((available & SHARES[d]).bit_count(), -RANK[d], d))
         pool = available & SHARES[demand]
-        usable = [card for card in self._by_rank if pool >> card & 1]
+        usable = [card for card in self.by_rank if pool >> card & 1]
         return any(
             self._cover_keeps(persons & ~(1 << demand), (buys & ~(1 << demand)) | (payment & shop),
                               items & ~payment, shop & ~payment, kept_needed, budget)
@@ -408,7 +415,7 @@ class AdamanBounds(AdamanRules):
         those) can never overflow, so the game ends in a win or a loss with at least the
         personalities controlled now."""
         if state.status != PLAYING:
-            return self.outcome(state).score
+            return self.rules.outcome(state).score
         remaining = self._relaxation(state)[0]
         if remaining.bit_count() > PALACE_LIMIT:
             return -1
@@ -420,7 +427,7 @@ class AdamanBounds(AdamanRules):
         others pass the relaxation's tests of a win (Hall slacks, card count, and the
         owned rank covering their ranks and least overpays, `_least_overpays`)."""
         if state.status != PLAYING:
-            outcome = self.outcome(state)
+            outcome = self.rules.outcome(state)
             return not outcome.won and outcome.score >= level
         remaining, owned, capital = self._relaxation(state)
         return any(self._hall_slacks(paid, owned, capital) is not None and self._spare_cards(paid, owned, capital) >= 0
@@ -487,10 +494,10 @@ class AdamanBounds(AdamanRules):
         personalities whose suits lie inside T need no more than the cards touching T can
         pay.  Only T that are unions of such personalities' suits matter (a larger T adds
         supply, not demand).  And where the cover test is asked (`may_exceed`)."""
-        self.cover_gap = NEVER if self.pawns_courts == "all" else COVER_GAP
+        self.cover_gap = NEVER if self.rules.pawns_courts == "all" else COVER_GAP
         self.cover_node_limit = COVER_NODE_LIMIT
-        in_use = sum(1 << card.index for card in self.cards)
-        personalities = [c.index for c in self.cards if c.personality]
+        in_use = sum(1 << card.index for card in self.rules.cards)
+        personalities = [c.index for c in self.rules.cards if c.personality]
         groups = []
         for suits in range(1, 1 << len(SUITS)):
             inside = [p for p in personalities if SUIT_BITS[p] & ~suits == 0]
@@ -502,11 +509,11 @@ class AdamanBounds(AdamanRules):
                 within = sum(1 << i for i in range(len(DECKTET)) if in_use >> i & 1 and not SUIT_BITS[i] & ~suits)
                 groups.append((sum(1 << p for p in inside), touching, touching & ~within))
         groups.sort(key=lambda group: group[0].bit_count())
-        self._hall_groups = tuple(groups)
-        self._touching_groups = tuple(
+        self.hall_groups = tuple(groups)
+        self.touching_groups = tuple(
             tuple(g for g, (_, touching, _) in enumerate(groups) if touching >> i & 1) for i in range(len(DECKTET))
         )
-        self._by_rank = tuple(sorted((c.index for c in self.cards if not c.personality), key=lambda i: -RANK[i]))
+        self.by_rank = tuple(sorted((c.index for c in self.rules.cards if not c.personality), key=lambda i: -RANK[i]))
 
     def _hall_slacks(self, remaining: int, owned: int, capital: int) -> list[int] | None:
         """Hall condition per suit group T: the personalities inside T cost no more than the
@@ -514,7 +521,7 @@ class AdamanBounds(AdamanRules):
         Returns each group's slack (supply less demand), or None when a group falls short."""
         low, middle, high = CHUNK_RANKS  # total_rank inlined: this loop is the solver's hot spot
         slacks = []
-        for demand, touching, straddling in self._hall_groups:
+        for demand, touching, straddling in self.hall_groups:
             supply = (owned & touching) | (capital & straddling)
             wanted = remaining & demand
             slack = (low[supply & CHUNK] + middle[supply >> 15 & CHUNK] + high[supply >> 30]
@@ -531,10 +538,10 @@ class AdamanBounds(AdamanRules):
         inside one, gaining it cost at least its rank from cards touching that group).  So
         every group the card touches needs slack >= its rank."""
         total, candidates = 0, owned | capital
-        for card in self._by_rank:
+        for card in self.by_rank:
             if not count:
                 break
-            if candidates >> card & 1 and all(slacks[g] >= RANK[card] for g in self._touching_groups[card]):
+            if candidates >> card & 1 and all(slacks[g] >= RANK[card] for g in self.touching_groups[card]):
                 total += RANK[card]
                 count -= 1
         return total
@@ -578,7 +585,7 @@ class AdamanBounds(AdamanRules):
     def _best_cards(self, cards: int, count: int = ROW_SIZE - 1) -> int:
         """The rank of the `count` (by default 4) best of `cards`: the most a win can keep of them."""
         total = 0
-        for card in self._by_rank:
+        for card in self.by_rank:
             if not count:
                 break
             if cards >> card & 1:
@@ -605,7 +612,7 @@ class AdamanBounds(AdamanRules):
         """The fewest cards of `available` that can pay `person` (highest ranks first);
         more than any row holds when they cannot."""
         usable, paid, count = available & SHARES[person], 0, 0
-        for card in self._by_rank:
+        for card in self.by_rank:
             if usable >> card & 1:
                 paid += RANK[card]
                 count += 1

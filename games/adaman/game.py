@@ -1,6 +1,6 @@
 """The Adaman game object: the Game contract of games/base.py over rules.py (the rules),
 bounds.py (the search knowledge), notation.py (the texts), visible.py (what a player sees)
-and _core.c (the compiled search).
+and compiled.py (the compiled search in _core.c).
 
 Deals are the variant's deck shuffled by the project's seeded shuffle (`games.decks.shuffled`
 over the deck in order: the basic deck, then the Pawns and Courts in play, then the Excuse).
@@ -11,26 +11,40 @@ from __future__ import annotations
 from collections.abc import Sequence
 from types import ModuleType
 
-from games.adaman import notation, rules, visible
+from games.adaman import compiled, notation, rules, visible
 from games.adaman.bounds import AdamanBounds
 from games.adaman.rules import AdamanRules, AdamanState
-from games.base import CompiledLimits, CompiledMissing, CompiledRun, Game
-from games.decks import DECKTET_SUIT_SYMBOLS, EXCUSE, shuffled
+from games.base import CompiledLimits, CompiledRun, CoverProblem, Game, Outcome
+from games.decks import DECKTET_SUIT_SYMBOLS, shuffled
 
 
-class Adaman(AdamanBounds, AdamanRules, Game):
+class Adaman(Game):
     """Adaman (docs/rules/adaman.md) with its two variant switches (§9): `excuse` and
     `pawns_courts` ("none", "all" or a frozenset of the Pawns and Courts personalities).
-    The rules and the search facts are methods of the classes it takes in, so the solver's
-    calls reach them directly."""
+    Composed as games/base.py says: the rules (`rules`, rules.py), the search knowledge
+    (`bounds`, bounds.py), the texts (notation.py), what a player sees (visible.py) and the
+    compiled engine (compiled.py); each verb and hook below names the part that answers it."""
 
     name = "adaman"
+    #: The compiled engine copies rules.py and bounds.py: a subclass that changes either
+    #: declares False (engine "auto" then runs the Python search).
+    compiled = True
+    #: With the Excuse, the compiled search bounds it as bounds.py does (every Capital card
+    #: owned while the Excuse may act: node for node the "pruned" engine) when True; when
+    #: False by the closer bounds of _core.c's excuse_gift (one Capital card given, at most),
+    #: the same answers in fewer states.  Read once, at the first compiled solve.
+    compiled_excuse_fold = False
 
     def __init__(self, excuse: bool = False, pawns_courts: str | frozenset = "none"):
-        super().__init__(excuse, pawns_courts)
+        self.rules = AdamanRules(excuse, pawns_courts)
+        self.bounds = AdamanBounds(self.rules)
+        self.excuse, self.pawns_courts = excuse, pawns_courts
+        self.cards = self.rules.cards
+        self.personality_total = self.rules.personality_total
+        self.lowest_win_score = self.rules.lowest_win_score
+        self.max_score = self.rules.max_score
         self.variant = notation.variant_text(excuse, pawns_courts)
-        self._prepare_bounds()
-        self._tables_for_c = None  # built on the first compiled_solve
+        self._tables_for_c: compiled.AdamanTables | None = None  # built on the first compiled solve
 
     @classmethod
     def from_variants(cls, variants: Sequence[str]) -> Adaman:
@@ -50,7 +64,7 @@ class Adaman(AdamanBounds, AdamanRules, Game):
 
     def initial_state(self, deal: tuple) -> AdamanState:
         self.check_deal(deal)
-        return self.set_up(rules.deal_tables(tuple(card.index for card in deal)))
+        return self.rules.set_up(rules.deal_tables(tuple(card.index for card in deal)))
 
     # ----- notation -------------------------------------------------------------------
     def format_move(self, state: AdamanState, move: tuple[int, int]) -> str:
@@ -89,48 +103,60 @@ class Adaman(AdamanBounds, AdamanRules, Game):
         """The greedy rule documented in docs/play.md (games.adaman.visible.greedy_move)."""
         return visible.greedy_move(self, state)
 
-    # ----- compiled engine (engine "compiled": games/adaman/_core.c) --------------------
-    #: With the Excuse, the compiled search bounds it as bounds.py does (every Capital card
-    #: owned while the Excuse may act: node for node the "pruned" engine) when True; when
-    #: False by the closer bounds of _core.c's excuse_gift (one Capital card given, at most),
-    #: the same answers in fewer states.  Read once, at the first compiled solve.
-    compiled_excuse_fold = False
+    # ----- the rules (rules.py) -------------------------------------------------------
+    def legal_moves(self, state: AdamanState) -> list[tuple[int, int]]:
+        return self.rules.legal_moves(state)
 
-    def compiled_solve(self, state: AdamanState, mode: str, limits: CompiledLimits) -> CompiledRun:
-        """The "pruned" search of solver/search.py run in C, on the tables of this instance
-        (`_compiled_tables`), or with `limits.plain` its "plain" search (the baseline: every
-        legal move, no bound; it stops trying siblings only at max_score).  Every variant,
-        the Excuse's choices included: they come back as (card, 0), as `legal_moves` has them.
-        With the Excuse the search is node for node "pruned" only under
-        `compiled_excuse_fold`."""
-        try:
-            import games.adaman._core as core  # the C extension, a leaf: it imports nothing of the package
-        except ImportError:
-            raise CompiledMissing("the compiled Adaman engine is not built; install a C compiler "
-                                  "and the Python headers, then reinstall usurper") from None
-        return CompiledRun(*core.solve(
-            state.deal.cards, state.dealt, state.capital, state.resources, state.palace, state.status,
-            self._compiled_tables(), mode, limits.time_limit, limits.max_states, limits.max_table,
-            limits.max_bytes, limits.plan(), self.max_score if limits.plain else -1,
-        ))
+    def apply(self, state: AdamanState, move: tuple[int, int]) -> AdamanState:
+        return self.rules.apply(state, move)
 
-    def _compiled_tables(self) -> tuple:
-        """Everything the C search knows about the cards, from this instance: ranks,
-        personalities, suit sharing, the Hall suit groups (bounds.py), the keepable order
-        (without the Excuse, which no bound keeps or counts), totals, and the Excuse's bit
-        (0 without it) with max_score, the bound move_bounds gives an Excuse choice's moves,
-        and `compiled_excuse_fold`."""
+    def outcome(self, state: AdamanState) -> Outcome | None:
+        return self.rules.outcome(state)
+
+    def key(self, state: AdamanState) -> int:
+        return self.rules.key(state)
+
+    def controlled(self, state: AdamanState) -> int:
+        """The personalities controlled so far, as a mask (rules.py)."""
+        return self.rules.controlled(state)
+
+    # ----- the search knowledge (bounds.py) ------------------------------------------------
+    def search_moves(self, state: AdamanState) -> list[tuple[int, int]]:
+        return self.bounds.search_moves(state)
+
+    def order_moves(self, state: AdamanState, moves: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+        return self.bounds.order_moves(state, moves)
+
+    def score_upper_bound(self, state: AdamanState) -> int:
+        return self.bounds.score_upper_bound(state)
+
+    def move_bounds(self, state: AdamanState, moves: Sequence[tuple[int, int]], floor: int | None = None) -> list[int]:
+        return self.bounds.move_bounds(state, moves, floor)
+
+    def can_still_win(self, state: AdamanState) -> bool:
+        return self.bounds.can_still_win(state)
+
+    def may_exceed(self, state: AdamanState, floor: int, ceiling: int) -> bool:
+        return self.bounds.may_exceed(state, floor, ceiling)
+
+    def guaranteed_score(self, state: AdamanState) -> int:
+        return self.bounds.guaranteed_score(state)
+
+    def loss_can_reach(self, state: AdamanState, level: int) -> bool:
+        return self.bounds.loss_can_reach(state, level)
+
+    def cover_problem(self, state: AdamanState) -> CoverProblem | None:
+        return self.bounds.cover_problem(state)
+
+    def bound_given_keep(self, state: AdamanState, kept: int | None) -> int:
+        return self.bounds.bound_given_keep(state, kept)
+
+    # ----- the compiled engine (compiled.py) -------------------------------------------------
+    def compiled_solve(self, state: AdamanState, mode: str, limits: CompiledLimits) -> CompiledRun | None:
+        """compiled.solve on this instance's tables, built once.  With the Excuse the search
+        is node for node "pruned" only under `compiled_excuse_fold`."""
+        if not self.compiled:
+            return None
         if self._tables_for_c is None:
-            group_masks = tuple(
-                sum(1 << g for g in groups) for groups in self._touching_groups
-            )
-            # search_moves: with the deck empty only minimal payments (when this class
-            # prunes the others; the Game default keeps every legal move)
-            minimal = type(self).search_moves is not Game.search_moves
-            by_rank = tuple(card for card in self._by_rank if card != EXCUSE.index)
-            self._tables_for_c = (
-                rules.RANK, rules.PERSONALITY_BITS, rules.SHARES, self._hall_groups, group_masks, by_rank,
-                self.personality_total, self.lowest_win_score, minimal, self.cover_gap, self.cover_node_limit,
-                rules.EXCUSE_BIT if self.excuse else 0, self.max_score, self.compiled_excuse_fold,
-            )
-        return self._tables_for_c
+            self._tables_for_c = compiled.tables(self.rules, self.bounds, self.compiled_excuse_fold)
+        return compiled.solve(state, self._tables_for_c, mode, limits)

@@ -83,8 +83,7 @@ class AdamanState(NamedTuple):
 
 class AdamanRules:
     """The rules of Adaman with its two variant switches (§9), `excuse` and `pawns_courts`:
-    the methods games/adaman/game.py's `Adaman` takes in (below the search knowledge of
-    bounds.py), so that the solver's calls reach them directly."""
+    the part of games/adaman/game.py's `Adaman` its verbs delegate to."""
 
     def __init__(self, excuse: bool = False, pawns_courts: str | frozenset = "none"):
         self.excuse = excuse

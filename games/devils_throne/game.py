@@ -23,6 +23,8 @@ class DevilsThrone(SimultaneousGame):
     name = "devils-throne"
     game_type = GameType(min_players=2, max_players=4, simultaneous=True, deterministic=True,
                          perfect_information=False, returns=True)
+    #: compiled.py's searches copy rules.py (games/devils_throne/_core.c).
+    compiled = True
 
     def __init__(self, players: int = 2, suits: Sequence[str] | None = None):
         if players not in (2, 3, 4):
@@ -252,6 +254,8 @@ class DevilsThrone(SimultaneousGame):
     def compiled_q4(self, state: State, seat: int) -> compiled.Q4Values | None:
         """The compiled two-player Q4 values of `state`'s deal for `seat` (an object whose
         `value(round_start, seconds, max_states)` gives a value-to-go), or None."""
+        if not self.compiled:
+            return None
         return compiled.q4_values(self.rules, state, seat)
 
     def compiled_paranoid(self, state: State, seat: int, question: str, margin: bool,
@@ -261,7 +265,11 @@ class DevilsThrone(SimultaneousGame):
         max_states)` gives a fail-soft value in the window.  The seats in `fixed` play
         `greedy_action_against` (P against every other seat, the others against P): a
         one-sided search.  With `few_replies` the other seats choose among `few_options`."""
+        if not self.compiled:
+            return None
         return compiled.paranoid_values(self.rules, state, seat, question, margin, fixed, few_replies)
+
+    offers_few_options = True
 
     def few_options(self, state: State, seat: int, p: int, actions: list[int], answered: int | None) -> list[int]:
         """The options a seat of the coalition against seat `p` (answering P's main card

@@ -1,6 +1,6 @@
 """Royal Assassin: the game object (game.py) over the rules (rules.py), the search knowledge
 (bounds.py), the texts (notation.py), what a player sees (visible.py) and the compiled
-search (_core.c)."""
+search (compiled.py over _core.c)."""
 
 from games.royal_assassin.game import RoyalAssassin
 from games.royal_assassin.rules import JOKER, NO_CARD, RoyalAssassinState

@@ -10,7 +10,7 @@ position before the turn offered it): the contract's `search_moves` is stated fo
 a search reached by a move, and the root keeps every legal move.
 
 games/royal_assassin/_core.c runs the same search in C for every variant but V7, from the
-tables games/royal_assassin/game.py's `_compiled_tables` hands it; these methods stay the
+tables games/royal_assassin/compiled.py's `tables` hands it; these methods stay the
 reference.
 """
 
@@ -40,13 +40,14 @@ def _kill_costs(royals: tuple[int, ...]) -> list[int]:
     return [min(VALUE[code & 63], VALUE[code & 63] + (code >> 13) - (code >> 6 & 127)) for code in royals]
 
 
-class RoyalAssassinBounds(RoyalAssassinRules):
-    """The solver's optional hooks of games/base.py over Royal Assassin's rules: the methods
-    games/royal_assassin/game.py's `RoyalAssassin` takes in."""
+class RoyalAssassinBounds:
+    """The solver's optional hooks of games/base.py over Royal Assassin's rules (`rules`, one
+    variant's): the part of games/royal_assassin/game.py's `RoyalAssassin` its search hooks
+    delegate to."""
 
-    def _prepare_bounds(self) -> None:
-        """The cache of `_stock_suffix` (one table per stock seen)."""
-        self._suffix_cache: dict = {}
+    def __init__(self, rules: RoyalAssassinRules):
+        self.rules = rules
+        self._suffix_cache: dict = {}  # `_stock_suffix`'s tables, one per stock seen
 
     # ----- optional solver hooks --------------------------------------------------------
     def search_moves(self, state: RoyalAssassinState) -> list[str]:
@@ -73,9 +74,9 @@ class RoyalAssassinBounds(RoyalAssassinRules):
            with at most as many Royals on the table as now, so continuing always reaches
            a score ≥ that of E now.
         """
-        moves = self.legal_moves(state)
+        moves = self.rules.legal_moves(state)
         if state.turned != NO_CARD:
-            if self.two_jokers:
+            if self.rules.two_jokers:
                 return moves
             return [m for m in moves if m[0] != "J" or m[1] == "T"]
         if len(moves) > 1 and moves[-1] == MOVE_E:
@@ -90,7 +91,7 @@ class RoyalAssassinBounds(RoyalAssassinRules):
         first column that allows it is gone for the column that needed it.  It decides
         joker_dies deals the default order left undecided at 10 s with many times fewer
         states (bench/results/changes-kept.csv has the measurement)."""
-        if not self.joker_dies or state.turned != NO_CARD or MOVE_T not in moves:
+        if not self.rules.joker_dies or state.turned != NO_CARD or MOVE_T not in moves:
             return moves
         placements = [m for m in moves if m[0] == "J"]
         return [m for m in moves if m[0] != "J"] + placements
@@ -100,7 +101,7 @@ class RoyalAssassinBounds(RoyalAssassinRules):
         `_most_kills` more, and at least one Royal stays, and every Royal of a column that
         can provably never lose one again."""
         if state.status != PLAYING:
-            return self.outcome(state).score
+            return self.rules.outcome(state).score
         no_win, stays = self._doomed(state)
         if not no_win:
             return ROYALS_IN_DECK
@@ -142,10 +143,10 @@ class RoyalAssassinBounds(RoyalAssassinRules):
         WIN needs some such choice under which both colours' costs fit their supplies.
         V5 is left out: there a Royal may die on arrival with no new attack card.
         """
-        if self.royal_beneath:
+        if self.rules.royal_beneath:
             return False, 0
         supply_left, future, cheapest_future, suits_to_come = self._stock_suffix(state.stock)[state.pos]
-        sweeps = self._jokers_left(state) if self.joker_dies else None  # None: Jokers come back
+        sweeps = self._jokers_left(state) if self.rules.joker_dies else None  # None: Jokers come back
         if sweeps is None and supply_left[0] >= 26 and supply_left[1] >= 26:
             return False, 0  # two columns of a colour never need more than 13 + 13
         supply = self._supply(state, supply_left, suits_to_come)
@@ -190,7 +191,7 @@ class RoyalAssassinBounds(RoyalAssassinRules):
     def _supply(self, state: RoyalAssassinState, supply_left: tuple[int, int], suits_to_come: int) -> list[int]:
         """The attack still to come against black and red columns (see `_doomed`)."""
         supply = list(supply_left)
-        landing = self.landing_value
+        landing = self.rules.landing_value
         attacking = self._attacking_suits(state, suits_to_come)
         for card in state.reserve:
             if card != JOKER and attacking >> SUIT[card] & 1:
@@ -214,7 +215,7 @@ class RoyalAssassinBounds(RoyalAssassinRules):
         """
         supply_left, future, cheapest_future, suits_to_come = self._stock_suffix(state.stock)[state.pos]
         supply = self._supply(state, supply_left, suits_to_come)
-        free = self._jokers_left(state) - state.jokers_on.bit_count() if self.joker_dies else 4
+        free = self._jokers_left(state) - state.jokers_on.bit_count() if self.rules.joker_dies else 4
         columns = []  # (colour, direct costs, trigger or None, Joker on it)
         for column, royals in enumerate(state.columns):
             costs = _kill_costs(royals) + [cheapest_future[column]] * future[column]
@@ -253,7 +254,7 @@ class RoyalAssassinBounds(RoyalAssassinRules):
         suit is only ever set by A(X) with the turned card [R10], so a suit that is no
         column's attack suit now, is not the turned card's and has no number card left in
         the stock never attacks again.  V7 turns the reserve into a new stock: every suit."""
-        if self.redeal:
+        if self.rules.redeal:
             return 15
         attacking = suits_to_come
         for lock in state.locks:
@@ -286,7 +287,7 @@ class RoyalAssassinBounds(RoyalAssassinRules):
                 future[card // 13] += 1
                 cheapest[card // 13] = min(cheapest[card // 13], VALUE[card])
             elif card != JOKER:
-                supply[not IS_RED[card // 13]] += self.landing_value[card]
+                supply[not IS_RED[card // 13]] += self.rules.landing_value[card]
                 suits |= 1 << SUIT[card]
             table.append((tuple(supply), tuple(future), tuple(cheapest), suits))
         table.reverse()

@@ -75,9 +75,9 @@ def variant_text(game: RoyalAssassinRules) -> str:
     words = [w for w in ("two_jokers",) if game.two_jokers]
     if game.fixed_royals is not None:
         words.append(f"fixed_royals={game.fixed_royals}")
-    for flag in ("ace_first_play", "discard_on_equal_only", "royal_beneath", "joker_dies", "redeal"):
-        if getattr(game, flag):
-            words.append(flag)
+    switches = {"ace_first_play": game.ace_first_play, "discard_on_equal_only": game.discard_on_equal_only,
+                "royal_beneath": game.royal_beneath, "joker_dies": game.joker_dies, "redeal": game.redeal}
+    words.extend(word for word, on in switches.items() if on)
     return ",".join(words) or "standard"
 
 

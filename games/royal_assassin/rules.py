@@ -119,9 +119,8 @@ class RoyalAssassinState(NamedTuple):
 
 class RoyalAssassinRules:
     """The rules of Royal Assassin with the seven switches of spec §10, freely combined
-    (default: all off): the methods games/royal_assassin/game.py's `RoyalAssassin` takes in
-    (below the search knowledge of bounds.py), so that the solver's calls reach them
-    directly."""
+    (default: all off): the part of games/royal_assassin/game.py's `RoyalAssassin` its
+    verbs delegate to."""
 
     max_score = ROYALS_IN_DECK
     lowest_win_score = ROYALS_IN_DECK  # a win keeps no Royal on the table; a loss keeps one (R26)

@@ -88,7 +88,7 @@ def test_a_move_bound_is_never_below_the_bound_of_its_child(variant):
                 below_parent += bound < parent
                 no_win += with_hall < game.lowest_win_score <= bound
                 if variant != "excuse" and after.status == PLAYING and move[1]:
-                    remaining, owned, _ = game._relaxation(after)
+                    remaining, owned, _ = game.bounds._relaxation(after)
                     count = game.personality_total + total_rank(owned) - total_rank(remaining)
                     assert bound <= max(game.lowest_win_score - 1, count), (game.describe(state), move)
                     drawn += state.capital >> move[0] & 1 and after.dealt > state.dealt
@@ -212,7 +212,7 @@ def test_counting_cards_caps_what_a_win_can_keep():
     )
     assert optimum(game, state, [100_000]) == 76
     assert game.score_upper_bound(state) == 76
-    assert game._spare_cards(*game._relaxation(state)) == 1
+    assert game.bounds._spare_cards(*game.bounds._relaxation(state)) == 1
 
 
 def test_least_overpay_is_the_best_subset_sum_above_the_rank():
@@ -233,7 +233,7 @@ def test_the_waste_of_lumps_tightens_the_bound_and_never_passes_the_optimum():
     alone, and below it on some."""
     game = GAMES["basic"]
     by_rank_alone = make_game("adaman")
-    by_rank_alone._least_waste = lambda remaining, owned, capital: 0
+    by_rank_alone.bounds._least_waste = lambda remaining, owned, capital: 0
     tighter = 0
     for state, best in small_positions(game, 60):
         bound, before = game.score_upper_bound(state), by_rank_alone.score_upper_bound(state)
@@ -249,7 +249,7 @@ def test_the_tail_bound_never_passes_the_optimum_where_it_bites():
     proves (the Python engine, with the tail bound switched off)."""
     game = GAMES["basic"]
     without_tail = make_game("adaman")
-    without_tail._tail_keep = lambda state, available, limit: limit
+    without_tail.bounds._tail_keep = lambda state, available, limit: limit
     checked = 0
     for seed in range(200):
         for state in seeded_playout(game, seed)[:-1]:
@@ -274,7 +274,7 @@ def test_the_tail_bound_caps_a_deal_whose_personalities_come_last():
     game = GAMES["basic"]
     root = game.initial_state(game.deal_from_seed(787))
     without_tail = make_game("adaman")
-    without_tail._tail_keep = lambda state, available, limit: limit
+    without_tail.bounds._tail_keep = lambda state, available, limit: limit
     assert without_tail.score_upper_bound(root) == 66 + 40
     assert game.score_upper_bound(root) == 66
     result = solve(game, root, "optimal", "compiled", Budget(time_limit=60))
@@ -326,7 +326,7 @@ def test_the_static_cover_never_refutes_a_winning_line(variants):
     """Along winning lines: every position may still exceed one less than the score the
     line reaches.  (With all eight Pawns and Courts the cover is never asked.)"""
     game = make_game("adaman", variants)
-    assert game.cover_gap > 0
+    assert game.bounds.cover_gap > 0
     lines = winning_lines(game, range(30))
     for path in lines:
         score = game.outcome(path[-1]).score

@@ -663,9 +663,9 @@ def test_one_sweep_per_joker_bound_is_sound_and_bites(name):
     for seed, state, optimum in solved_positions_near_the_end(game, range(60)):
         assert game.score_upper_bound(state) >= optimum, (seed, game.describe(state))
         assert game.can_still_win(state) or optimum < 12
-        game.joker_dies = False  # the same position judged as if Jokers came back
+        game.rules.joker_dies = False  # the same position judged as if Jokers came back
         unlimited = game.can_still_win(state)
-        game.joker_dies = True
+        game.rules.joker_dies = True
         bites += unlimited and not game.can_still_win(state)
         checked += 1
     assert checked >= 100 and bites > 0, (checked, bites)
@@ -683,9 +683,9 @@ def test_loss_bound_from_the_kills_still_affordable_is_sound_and_bites(name):
     for seed, state, optimum in solved_positions_near_the_end(game, range(40)):
         bound = game.score_upper_bound(state)
         assert bound >= optimum, (seed, game.describe(state))
-        no_win, stays = game._doomed(state)
+        no_win, stays = game.bounds._doomed(state)
         kills_bite += no_win and bound < 12 - max(1, stays)
-        attacking = game._attacking_suits(state, game._stock_suffix(state.stock)[state.pos][3])
+        attacking = game.bounds._attacking_suits(state, game.bounds._stock_suffix(state.stock)[state.pos][3])
         suits_left_out += any(card != JOKER and not attacking >> SUIT[card] & 1 for card in state.reserve)
         checked += 1
     assert checked >= 100 and kills_bite > 0 and suits_left_out > 0, (checked, kills_bite, suits_left_out)

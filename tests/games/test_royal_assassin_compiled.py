@@ -31,7 +31,7 @@ from compiled_checks import (
 
 from games import make_game
 from games.base import EngineError
-from games.royal_assassin import JOKER, NO_CARD, RoyalAssassin
+from games.royal_assassin import JOKER, NO_CARD, RoyalAssassin, compiled
 from solver.fair import SAMPLE_SETTINGS
 from solver.search import LOST, WON, Budget, solve
 
@@ -74,9 +74,10 @@ def positions(game, seeds, every: int = 3) -> list:
 
 def c_key(game, state, reserve_mask=None):
     """The key the compiled search packs for `state` (reserve as a mask over stock indices)."""
-    mask = game._reserve_mask(state) if reserve_mask is None else reserve_mask
-    return core.key(state.stock, state.pos, mask, game._column_words(state), state.locks, state.jokers_on,
-                    state.available, state.turned, state.redeal_blocked, state.status, game._compiled_tables())
+    position = compiled.position(state)
+    if reserve_mask is not None:
+        position = position._replace(reserve=reserve_mask)
+    return core.key(position, compiled.tables(game.rules))
 
 
 # ----- node for node the pruned engine -----------------------------------------------------
@@ -258,7 +259,7 @@ def test_every_small_budget_agrees_with_the_python_engine():
 
 
 # ----- what it does not cover ---------------------------------------------------------------
-def test_redeal_and_changed_rules_are_refused_and_auto_falls_back():
+def test_redeal_and_a_class_declaring_no_compiled_engine_are_refused_and_auto_falls_back():
     redeal = make_game("royal-assassin", ["redeal"])
     state = redeal.initial_state(redeal.deal_from_seed(0))
     with pytest.raises(EngineError, match="redeal"):
@@ -266,11 +267,13 @@ def test_redeal_and_changed_rules_are_refused_and_auto_falls_back():
     assert solve(redeal, state, "winnable", "auto").engine == "pruned"
 
     class NoJoker(RoyalAssassin):
+        compiled = False  # its rules are not those the compiled engine copies
+
         def legal_moves(self, state):
             return [m for m in super().legal_moves(state) if not m.startswith("J")]
 
     game = NoJoker()
-    with pytest.raises(EngineError, match="legal_moves"):
+    with pytest.raises(EngineError, match="no compiled engine"):
         solve(game, game.initial_state(game.deal_from_seed(0)), "winnable", "compiled")
     assert solve(BASE, BASE.initial_state(BASE.deal_from_seed(0)), "winnable", "auto").engine == "compiled"
 

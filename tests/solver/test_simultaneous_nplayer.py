@@ -201,7 +201,7 @@ def test_the_others_kept_to_few_replies_hold_p_to_a_ceiling_of_q2_and_q3_in_both
 class WithoutFewReplies(DevilsThrone):
     """The game without its few replies: the others' one-sided search is their greedy bots'."""
 
-    few_options = None
+    offers_few_options = False
 
 
 @needs_core
