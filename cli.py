@@ -244,6 +244,22 @@ def play(game, seed, deal_text, variants, players, suits, moves, plain, samples,
 
 @usurper.command()
 @deal_options
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+def grade(game, seed, deal_text, variants, players, suits, as_json):
+    """How hard the deal is: the weakest player that wins it without peeking (docs/grades.md),
+    each play's line, and how narrow the way to a win is."""
+    from tqdm import tqdm
+
+    from app.grades import format_grade, grade_report
+
+    rules, cards = load_deal(game, seed, deal_text, variants)
+    with tqdm(desc="grading", bar_format="{desc}: {postfix} ({elapsed})", disable=None, leave=False) as bar:
+        report = grade_report(rules, cards, rules.initial_state(cards), seed, told=bar.set_postfix_str)
+    click.echo(as_json_text(report) if as_json else "\n".join(format_grade(report)))
+
+
+@usurper.command()
+@deal_options
 @click.option("--moves", required=True, help="The line to check, moves separated by ';'.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 def verify(game, seed, deal_text, variants, players, suits, moves, as_json):
@@ -319,11 +335,12 @@ def catalogue():
 @click.option("--out", required=True, type=click.Path(dir_okay=False, path_type=Path),
               help="The catalogue file (JSON Lines); an existing one is resumed.")
 @click.option("--variant", "variants", multiple=True, help="Variant switch, repeatable or comma separated.")
-@click.option("--mode", type=click.Choice(["optimal", "winnable"]), default="optimal", show_default=True,
-              help="optimal: prove the best score; winnable: stop at the first win.")
+@click.option("--mode", type=click.Choice(["optimal", "winnable", "grade"]), default="optimal", show_default=True,
+              help="optimal: prove the best score; winnable: stop at the first win; grade: each deal's difficulty "
+                   "grade (docs/grades.md).")
 @click.option("--engine", type=click.Choice(ENGINES), default="auto", show_default=True)
 @click.option("--time-limit", type=SECONDS, default=60.0, show_default=True,
-              help="Seconds per seed before the search gives up (UNDECIDED).")
+              help="Seconds per seed before the search gives up (UNDECIDED; not for mode grade).")
 @click.option("--max-states", type=COUNT, help="States per seed at most (deterministic budget).")
 @click.option("--max-memory", type=MEGABYTES, default=4096, show_default=True,
               help="Megabytes of tables per worker: the most a search adds to a worker's peak memory.")
@@ -349,6 +366,8 @@ def catalogue_run(game, seeds, out, variants, mode, engine, time_limit, max_stat
     from solver.seeds import parse_seed_ranges
 
     seed_range = parse_seed_ranges(seeds)
+    if mode == "grade" and option_defaulted("time_limit"):
+        time_limit = None  # grades have budgets of states of their own
     job = catalogues.make_job(make_game, game, variants, mode, engine, time_limit, max_states, max_memory,
                               verdict_limit, replace_when_full, at_least)
     progress: dict = {}
