@@ -166,14 +166,18 @@ def solve_command(game, seed, deal_text, variants, players, suits, time_limit, m
 @click.option("--samples", type=click.IntRange(min=1), default=FAIR_SAMPLES, show_default=True,
               help="Fair hint: solved samples, shared among the moves (the fair policy's).")
 @click.option("--random-seed", type=int, default=0, show_default=True, help="Fair hint: the sampling seed.")
+@click.option("--review", is_flag=True,
+              help="Fair hint: also say where the moves played lost the win or points; this reads the deal "
+                   "(the hint without --fair always does).")
 def hint(game, seed, deal_text, variants, players, suits, time_limit, max_states, max_table, max_memory, engine,
-         as_json, moves, fair, visible_text, samples, random_seed):
+         as_json, moves, fair, visible_text, samples, random_seed, review):
     """The best next move from the position after --moves (or --visible), and what it is worth;
-    --fair: from what a player sees, never from the order of the face-down cards."""
+    --fair: from what a player sees, never from the order of the face-down cards (--review
+    adds what the deal would have allowed, read from it)."""
     import random
     from dataclasses import replace
 
-    from app.play import FAIR_SECONDS, HINT_SHARE, Deadline, where_lost
+    from app.play import FAIR_SECONDS, HINT_SHARE, Deadline, review_line, where_lost
     from app.reports import clairvoyant_report, format_clairvoyant, seat_hint
     from solver.fair import fair_hint, fair_hint_for_state, parse_visible
     from solver.search import Budget
@@ -184,6 +188,8 @@ def hint(game, seed, deal_text, variants, players, suits, time_limit, max_states
     if visible_text is not None:
         if seed is not None or deal_text is not None or moves.strip():
             raise UsurperError("--visible is the whole position: give no --seed, --deal or --moves with it")
+        if review:
+            raise UsurperError("--review reads the deal: give --seed or --deal (and --moves), not --visible")
         rules = make_game(game, variants)
         advice = fair_hint(rules, parse_visible(rules, visible_text), samples=samples, rng=rng,
                            time_limit=time_limit)
@@ -200,12 +206,14 @@ def hint(game, seed, deal_text, variants, players, suits, time_limit, max_states
         click.echo(as_json_text(report) if as_json else "\n".join(lines))
         return
     # One --time-limit for the whole answer: the hint first, then where the moves played lost.
-    deadline = Deadline(time_limit, share=HINT_SHARE if played else 1.0)
-    if fair:
+    reviewed = played and (review or not fair)
+    deadline = Deadline(time_limit, share=HINT_SHARE if reviewed else 1.0)
+    if fair:  # nothing read from the deal unless --review asks for it, on a line that says so
         advice = fair_hint_for_state(rules, state, samples=samples, rng=rng, time_limit=deadline.first_share())
-        lost = where_lost(rules, start, played, budget, deadline.end)
-        click.echo(as_json_text({**advice.report(), "lost": lost}) if as_json
-                   else "\n".join([f"Position: {advice.position}", *advice.lines(), *([lost] if lost else [])]))
+        lost = where_lost(rules, start, played, budget, deadline.end) if review else None
+        reviewed_lines = [review_line(lost, len(played))] if review else []
+        click.echo(as_json_text({**advice.report(), **({"lost": lost} if review else {})}) if as_json
+                   else "\n".join([f"Position: {advice.position}", *advice.lines(), *reviewed_lines]))
         return
     report = clairvoyant_report(rules, state, engine, replace(budget, time_limit=deadline.first_share()))
     report["lost"] = where_lost(rules, start, played, budget, deadline.end)

@@ -3,8 +3,10 @@ position) shared by the full-screen game (app/tui.py) and the line-by-line one (
 
 The session shows what a player sees (the visible position, where the game has one) and
 keeps the full state, so that a clairvoyant hint and the verdict can read the deal while a
-fair hint does not.  Every hint also says where the moves already played threw away a win
-or points, found by bisection: the best score reachable never rises along a line.
+fair hint does not: nothing the fair hint prints is read from the order of the face-down
+cards.  The commands that read the deal (the clairvoyant hint, the verdict) also *review* the
+moves already played: where they threw away a win or points, found by bisection (the best
+score reachable never rises along a line), on a line labelled as read from the deal.
 """
 
 from __future__ import annotations
@@ -28,8 +30,10 @@ HINT_SECONDS = 5.0
 #: Seconds of a fair hint when none are given (in play, and `usurper hint --fair`).
 FAIR_SECONDS = 2.0
 
-PLAIN_HELP = ("type a move (its number or its notation), or: u undo, r redo, h hint (clairvoyant), "
-              "f fair hint, v verdict, m moves so far, q quit")
+PLAIN_HELP = ("type a move (its number or its notation), or: u undo, r redo, h hint (reads the deal), "
+              "f fair hint (sees what you see), v verdict and review (reads the deal), m moves so far, q quit")
+#: Where the moves played lost the win or points is read from the deal: its line says so.
+REVIEW_LABEL = "Review (reads the deal)"
 
 
 @dataclass
@@ -117,6 +121,12 @@ class PlaySession:
         result = analyse(self.game, self.state, "optimal", self.budget)
         return _verdict_words(result)
 
+    def verdict_and_review(self, seconds: float = HINT_SECONDS) -> list[str]:
+        """The verdict of the position, then where the moves played lost, if found within
+        `seconds` after it (both read the deal)."""
+        verdict = self.verdict()
+        return [verdict, *self.review(Deadline(seconds).end)]
+
     def clairvoyant_hint(self, seconds: float = HINT_SECONDS) -> list[str]:
         """The solver's next move reading the deal, and where a win or points were lost, all
         within `seconds`."""
@@ -125,25 +135,19 @@ class PlaySession:
         text = move_words(self.game, self.state, advice.move, peek=True)
         worth = (f"keeps the best score {advice.secures} reachable ({advice.verdict.lower()} with best play)"
                  if advice.proven else f"not proven ({advice.exhausted} ran out; best line found {advice.best_found})")
-        return [f"Hint (reads the deal): {text}: {worth}", *self.losses(deadline.end)]
+        return [f"Hint (reads the deal): {text}: {worth}", *self.review(deadline.end)]
 
     def fair_hint(self, samples: int = FAIR_SAMPLES, time_limit: float | None = FAIR_SECONDS) -> list[str]:
-        """The move with the best win chance over the orders of the unseen cards; one time
-        limit for the advice and then where the moves played lost (as `usurper hint`)."""
-        if time_limit is None:
-            hint = fair_hint_for_state(self.game, self.state, samples=samples, rng=self.rng)
-            return [*hint.lines(), *self.losses()]
-        deadline = Deadline(time_limit, share=HINT_SHARE if self.played else 1.0)
-        hint = fair_hint_for_state(self.game, self.state, samples=samples, rng=self.rng,
-                                   time_limit=deadline.first_share())
-        note = where_lost(self.game, self.start, self.played, self.budget, deadline.end)
-        return [*hint.lines(), *([note] if note else [])]
+        """The move with the best win chance over the orders of the unseen cards, within
+        `time_limit`; nothing in it is read from the deal (no review: `h` and `v` give it)."""
+        hint = fair_hint_for_state(self.game, self.state, samples=samples, rng=self.rng, time_limit=time_limit)
+        return hint.lines()
 
-    def losses(self, deadline: float | None = None) -> list[str]:
-        """Where the moves played threw away the win or points, if they did (empty if not, or
-        not found by `deadline`, a time.perf_counter() instant)."""
+    def review(self, deadline: float | None = None) -> list[str]:
+        """Where the moves played threw away the win or points, labelled as read from the deal
+        (empty if nothing was, or it was not found by `deadline`, a time.perf_counter() instant)."""
         note = where_lost(self.game, self.start, self.played, self.budget, deadline)
-        return [note] if note else []
+        return [review_line(note, len(self.played))] if note else []
 
     def deal_optimum(self) -> SolveResult:
         if self._deal_value is None:
@@ -182,6 +186,14 @@ class Deadline:
         """Seconds for the first search: its share of the limit, at least a millisecond."""
         left = self.seconds * SEARCH_SHARE * self.share - (time.perf_counter() - self.started)
         return max(0.001, round(left, 2))  # rounded: the limit is printed where it runs out
+
+
+def review_line(note: str | None, moves_played: int) -> str:
+    """A review's line, labelled as read from the deal: `note` (from where_lost), or that
+    nothing was found lost (or nothing played yet)."""
+    if note is None:
+        note = "nothing found lost by the moves played" if moves_played else "no move played yet"
+    return f"{REVIEW_LABEL}: {note}"
 
 
 def where_lost(game: Game, start: Any, moves: list[Any], budget: Budget = ANALYSIS_BUDGET,
@@ -279,7 +291,7 @@ def _obey(session: PlaySession, command: str, samples: int) -> Iterable[str]:
         if word in ("f", "fair"):
             return session.fair_hint(samples)
         if word in ("v", "verdict"):
-            return [session.verdict()]
+            return session.verdict_and_review()
         if word in ("m", "moves"):
             return [f"moves: {session.line_text() or '-'}"]
         if word in ("q", "quit", ""):

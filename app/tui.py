@@ -30,7 +30,7 @@ SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 PLAYING_CARD = re.compile(r"\b(10|[2-9AJQK])([CDHS])\b")
 POLL_SECONDS = 0.1
 KEYS_HELP = ("Keys: arrows or a move's number, then Enter, play a move; u undo, r redo; "
-             "h hint (reads the deal), f fair hint (sees what you see), v verdict; "
+             "h hint (reads the deal), f fair hint (sees what you see), v verdict and review (reads the deal); "
              "Esc cancels a hint under way; ? this help; q quit.")
 
 
@@ -49,7 +49,7 @@ class PlayApp(App):
         Binding("r", "redo", "Redo"),
         Binding("h", "hint", "Hint (reads the deal)"),
         Binding("f", "fair", "Fair hint"),
-        Binding("v", "verdict", "Verdict"),
+        Binding("v", "verdict", "Verdict (reads the deal)"),
         Binding("escape", "cancel", "Cancel"),
         Binding("question_mark", "help", "Help"),
         Binding("q", "quit_game", "Quit"),
@@ -184,7 +184,7 @@ class PlayApp(App):
             self.start_job("fair hint", lambda: self.session.fair_hint(samples, limit), self.advise, limit)
 
     def action_verdict(self) -> None:
-        self.start_job("verdict", self.session.verdict, lambda text: self.advise([text]),
+        self.start_job("verdict and review", self.session.verdict_and_review, self.advise,
                        self.session.budget.time_limit)
 
     def action_cancel(self) -> None:

@@ -10,6 +10,20 @@ and the samples go to the moves still in contention by successive halving: each 
 every surviving move the same number of new worlds, then keeps the better half, so a budget
 of a few hundred samples is not spread thinly over thirty moves.
 
+Equal footing under a time limit.  A round's worlds are dealt out in sweeps, round-robin: world
+k goes to every surviving move before world k + 1 goes to any, so no move gets a second sample
+while another has none.  Before each round the samples that the time left affords at the pace
+so far are planned (never more than the budget asked), so more samples asked, or more time,
+never leaves the advice on fewer samples.  Where the limit still comes mid-sweep, the samples of
+that unfinished sweep are set aside (said in the hint) and the moves are ranked on the worlds
+they all share; in the first sweep the moves not yet sampled are named as such, and the advice
+is the best move sampled, never a move chosen by the order the moves are listed in.
+
+Figures shown.  A sample that hits its budget is *undecided*: a move's win chance is shown
+among its decided samples, its interval over them, and the undecided count beside it.  The
+ranking counts a win only where the solver found one (the reward below): an undecided sample
+earns the move nothing, so the advice prefers moves whose wins are found within the budget.
+
 When few cards are unseen (`EXACT_CARDS`) and the game's model gives a state per order, the
 hint is instead the exact fair optimum (solver/expectimax.py): an expectimax over which card
 comes next, with no sampling error and no strategy fusion; where its node budget or the
@@ -75,7 +89,8 @@ def win_then_score(won: float, score: float, max_score: int) -> float:
 
 @dataclass
 class MoveEstimate:
-    """What the samples of one move found: wins, unknowns (budget ran out), the score total."""
+    """What the samples of one move found: wins, unknowns (budget ran out, shown as undecided),
+    the score total."""
 
     move: Any
     text: str
@@ -83,7 +98,7 @@ class MoveEstimate:
     wins: int = 0
     unknown: int = 0
     score_total: int = 0
-    scores: list[int] = field(default_factory=list, repr=False)
+    history: list[tuple[bool, bool, int, int]] = field(default_factory=list, repr=False)  # won, unknown, score, moves
     quickness_total: float = 0.0           # sum over won samples of 1 / (1 + moves to the win)
     moves_to_win_total: int = 0            # sum over won samples of the moves to the win
     survived: int = 0                      # halving rounds this move came through
@@ -103,10 +118,69 @@ class MoveEstimate:
 
     @property
     def interval(self) -> tuple[float, float]:
-        """Wilson 95 % interval of the win chance (unknown samples count as not won)."""
+        """Wilson 95 % interval of the share of samples won, the ranking's (unknown samples
+        count as not won)."""
         if self.exact_value is not None:
             return self.exact_value[0], self.exact_value[0]
         return wilson_interval(self.wins, self.samples)
+
+    @property
+    def decided(self) -> int:
+        """Samples whose search ended with a verdict (won or lost) within its budget."""
+        return self.samples - self.unknown
+
+    @property
+    def decided_win_rate(self) -> float | None:
+        """The win chance among the decided samples (None: none decided)."""
+        if self.exact_value is not None:
+            return self.exact_value[0]
+        return self.wins / self.decided if self.decided else None
+
+    @property
+    def decided_interval(self) -> tuple[float, float] | None:
+        """Wilson 95 % interval of the win chance among the decided samples."""
+        if self.exact_value is not None:
+            return self.exact_value[0], self.exact_value[0]
+        return wilson_interval(self.wins, self.decided) if self.decided else None
+
+    def add(self, won: bool, unknown: bool, score: int, moves_to_end: int) -> None:
+        """Count one sample: its verdict, its score, the moves its line took."""
+        self._count(won, unknown, score, moves_to_end, 1)
+        self.history.append((won, unknown, score, moves_to_end))
+
+    def forget_last(self) -> None:
+        """Take the last sample back (one of a sweep the time limit left unfinished)."""
+        self._count(*self.history.pop(), -1)
+
+    def _count(self, won: bool, unknown: bool, score: int, moves_to_end: int, sign: int) -> None:
+        self.samples += sign
+        self.wins += sign * won
+        self.unknown += sign * unknown
+        self.score_total += sign * score
+        if won:
+            self.quickness_total += sign / (1 + moves_to_end)
+            self.moves_to_win_total += sign * moves_to_end
+
+    def summary(self, width: int, quick: bool = False) -> str:
+        """One line: the win chance among decided samples, its interval, the mean score and
+        the counts (`quick`: also how soon the wins came)."""
+        if self.exact_value is not None:
+            return f"{self.text:<{width}} wins {self.win_rate:6.1%} mean score {self.mean_score:5.1f}  (exact)"
+        if not self.samples:
+            return f"{self.text:<{width}} not sampled"
+        rate, interval = self.decided_win_rate, self.decided_interval
+        if rate is None or interval is None:
+            chance = "wins      - (no sample decided)"
+        else:
+            of_decided = " of decided" if self.unknown else ""
+            chance = f"wins {rate:6.1%}{of_decided} [{interval[0]:.1%}, {interval[1]:.1%}]"
+        counts = counted(self.samples, "sample")
+        if self.unknown:  # the ranking counts only the wins found: say how many beside the undecided
+            counts += f": {self.wins} won, {self.unknown} undecided"
+        moves = self.mean_moves_to_win
+        if quick and moves is not None:
+            counts += f", won in {moves:.0f} moves on average"
+        return f"{self.text:<{width}} {chance} mean score {self.mean_score:5.1f}  ({counts})"
 
     @property
     def mean_moves_to_win(self) -> float | None:
@@ -143,19 +217,26 @@ class FairHint:
     secures: int | None = None       # exact hints: the proven optimum
     method: str = "sampled"          # "sampled", "expectimax" (exact fair optimum) or "one order"
     quick: bool = False              # positions repeat: sooner sampled wins rank first at equal chances
+    asked: int | None = None         # sampled hints: the samples asked for
+    set_aside: int = 0               # sampled hints: samples of a sweep the time limit left unfinished
 
     def report(self) -> dict:
-        """For --json: the advice and every move's estimate."""
+        """For --json: the advice and every move's estimate (`win_rate` over all its samples,
+        the ranking's; `win_rate_of_decided` and its interval over the decided ones)."""
         return {
             "position": self.position, "move": self.move_text, "exact": self.exact, "samples": self.samples,
+            "asked": self.asked, "set_aside": self.set_aside, "unsampled": self.unsampled,
             "stopped_by_time": self.stopped_by_time, "method": self.method,
             "verdict": str(self.verdict) if self.verdict else None, "secures": self.secures,
-            "moves": [{"move": e.text, "samples": e.samples, "wins": e.wins, "unknown": e.unknown,
-                       "win_rate": round(e.win_rate, 4), "interval": [round(x, 4) for x in e.interval],
-                       "mean_score": round(e.mean_score, 2),
-                       "mean_moves_to_win": None if e.mean_moves_to_win is None else round(e.mean_moves_to_win, 1)}
-                      for e in self.estimates],
+            "moves": [_estimate_report(e) for e in self.estimates],
         }
+
+    @property
+    def unsampled(self) -> int:
+        """Moves the time limit left without a single sample."""
+        if self.method != "sampled":
+            return 0
+        return sum(not e.samples for e in self.estimates)
 
     def lines(self, leading: int = 3) -> list[str]:
         """For people: the advice, then the leading moves with their win chance and interval."""
@@ -163,24 +244,51 @@ class FairHint:
             worth = f"optimal score {self.secures}" if self.secures is not None else "optimum not proven"
             return [f"Fair hint (exact: the unknown cards can lie only one way): {self.move_text}",
                     f"  {str(self.verdict).lower()} with best play, {worth}"]
+        shown = self.estimates[:leading]
+        width = max(28, *(len(e.text) for e in shown))
         if self.method == "expectimax":
-            out = [f"Fair hint (exact fair optimum over the orders of the unseen cards): {self.move_text}"]
-            for estimate in self.estimates[:leading]:
-                out.append(f"  {estimate.text:<28} wins {estimate.win_rate:6.1%} "
-                           f"mean score {estimate.mean_score:5.1f}  (exact)")
-            return out
-        note = " (stopped by the time limit)" if self.stopped_by_time else ""
+            head = f"Fair hint (exact fair optimum over the orders of the unseen cards): {self.move_text}"
+        else:
+            head = f"Fair hint: {self.move_text}  ({self.sampling_note()})"
+        return [head, *(f"  {e.summary(width, self.quick)}" for e in shown)]
+
+    def sampling_note(self) -> str:
+        """What was sampled against what was asked, and why they differ: "600 samples", "599 of
+        600 samples: shared in equal rounds", "28 samples: one for each move, more than the 5
+        asked", "412 of 600 samples, stopped by the time limit"."""
+        if not self.samples:
+            note = "no sample before the time limit: the game's own first choice"
+        elif self.asked is None or self.samples == self.asked:
+            note = counted(self.samples, "sample")
+        elif self.samples > self.asked:
+            note = f"{counted(self.samples, 'sample')}: one for each move, more than the {self.asked} asked"
+        else:
+            note = f"{self.samples} of {counted(self.asked, 'sample')}"
+            note += ", stopped by the time limit" if self.stopped_by_time else ": shared in equal rounds"
+        if self.samples and self.unsampled:
+            note += f" before {self.unsampled} of the {len(self.estimates)} moves were sampled"
+        if self.set_aside:
+            note += f"; {counted(self.set_aside, 'sample')} of an unfinished sweep set aside"
         if len(self.estimates) == 1:
             note += "; the only legal move, so the clairvoyant hint too"
-        out = [f"Fair hint: {self.move_text}  ({self.samples} samples{note})"]
-        for estimate in self.estimates[:leading]:
-            low, high = estimate.interval
-            unknown = f", {estimate.unknown} undecided" if estimate.unknown else ""
-            moves = estimate.mean_moves_to_win
-            soon = f", won in {moves:.0f} moves on average" if self.quick and moves is not None else ""
-            out.append(f"  {estimate.text:<28} wins {estimate.win_rate:6.1%} [{low:.1%}, {high:.1%}] "
-                       f"mean score {estimate.mean_score:5.1f}  ({estimate.samples} samples{unknown}{soon})")
-        return out
+        return note
+
+
+def counted(count: int, noun: str) -> str:
+    """"1 sample", "2 samples"."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+def _estimate_report(estimate: MoveEstimate) -> dict:
+    decided = estimate.decided_interval
+    rate = estimate.decided_win_rate
+    moves = estimate.mean_moves_to_win
+    return {"move": estimate.text, "samples": estimate.samples, "wins": estimate.wins, "unknown": estimate.unknown,
+            "win_rate": round(estimate.win_rate, 4), "interval": [round(x, 4) for x in estimate.interval],
+            "win_rate_of_decided": None if rate is None else round(rate, 4),
+            "interval_of_decided": None if decided is None else [round(x, 4) for x in decided],
+            "mean_score": round(estimate.mean_score, 2),
+            "mean_moves_to_win": None if moves is None else round(moves, 1)}
 
 
 def visible_model(game: Game) -> VisiblePositions:
@@ -234,8 +342,9 @@ def fair_hint(game: Game, visible: Any, samples: int = FAIR_SAMPLES, per_sample_
               clock: Callable[[], float] = time.perf_counter) -> FairHint:
     """The move with the best estimated win chance (then mean score) over orders of the
     unknown cards.  `samples` counts solved samples over all moves (each move gets at least
-    one, unless the time limit comes first); `mode` "winnable" only asks whether each sample
-    wins (faster; scores then count wins only), "optimal" also the best score (None:
+    one, unless the time limit comes first; a time limit may afford fewer, and what cannot
+    be shared equally among the moves in contention is left); `mode` "winnable" only asks
+    whether each sample wins (faster; scores then count wins only), "optimal" also the best score (None:
     `sample_question`).
     `exact_nodes` (0: never) bounds the exact search tried when at most EXACT_CARDS cards
     are unseen; `expectimax` lends it a table kept between hints; `clock` is the time source
@@ -259,14 +368,16 @@ def fair_hint(game: Game, visible: Any, samples: int = FAIR_SAMPLES, per_sample_
             return exact
     arms = [MoveEstimate(move, model.move_words(game, first, move)) for move in moves]
     sampler = _Worlds(game, model, visible, rng, first)
-    pulls, stopped = _halving(game, arms, sampler, samples, per_sample_budget, mode, deadline, clock)
+    spending = _Spending(max(samples, len(arms)), deadline, clock)
+    set_aside = _halving(game, arms, sampler, spending, per_sample_budget, mode)
     quick = game.game_type.repeats
-    ranked = tuple(sorted(arms, key=lambda arm: (arm.survived, arm.reward(game.max_score, quick), arm.samples),
-                          reverse=True))
+    ranked = tuple(sorted(arms, key=lambda arm: (arm.survived, arm.samples > 0, arm.reward(game.max_score, quick),
+                                                 arm.samples), reverse=True))
     if not ranked[0].samples:  # the time limit came before any sample: the game's own order
         best = game.order_moves(first, moves)[0]
         ranked = tuple(sorted(ranked, key=lambda arm: arm.move != best))
-    return FairHint(ranked[0].move, ranked[0].text, position, ranked, pulls, False, stopped, quick=quick)
+    return FairHint(ranked[0].move, ranked[0].text, position, ranked, sum(arm.samples for arm in arms), False,
+                    spending.stopped, quick=quick, asked=samples, set_aside=set_aside)
 
 
 def fair_hint_for_state(game: Game, state: Any, **options) -> FairHint:
@@ -282,7 +393,8 @@ def _exact_hint(game: Game, state: Any, position: str, deadline: float | None,
     advice = clairvoyant_hint(game, state, budget=Budget(time_limit=seconds))
     score = advice.secures if advice.secures is not None else advice.best_found or 0
     text = move_words(game, state, advice.move, peek=True)
-    estimate = MoveEstimate(advice.move, text, 1, int(advice.verdict == Verdict.WON), 0, score, [score])
+    estimate = MoveEstimate(advice.move, text)
+    estimate.add(advice.verdict == Verdict.WON, False, score, len(advice.result.line))
     return FairHint(advice.move, text, position, (estimate,), 1, True, False, advice.verdict,
                     advice.secures, method="one order")
 
@@ -314,33 +426,89 @@ class _Worlds:
         return self.worlds[index]
 
 
-def _halving(game: Game, arms: list[MoveEstimate], worlds: _Worlds, samples: int, budget: Budget, mode: str,
-             deadline: float | None, clock: Callable[[], float]) -> tuple[int, bool]:
-    """Successive halving over the moves on common worlds: each round shares its part of the
-    samples equally among the moves alive (at least one each), then keeps the better half
-    (ties: the earlier move, as the game lists its moves best first).  Returns the samples
-    solved and whether the deadline stopped it."""
+class _Spending:
+    """The samples a hint may still solve: what is left of its budget and, under a time limit,
+    what the time left affords at the pace of the samples solved so far."""
+
+    def __init__(self, budget: int, deadline: float | None, clock: Callable[[], float]):
+        self.budget, self.deadline, self.clock = budget, deadline, clock
+        self.solved = 0
+        self.stopped = False          # the time limit bounds the latest plan, or ended the sampling
+        self.started = clock() if deadline is not None else 0.0
+
+    def affordable(self) -> int:
+        """Samples that may still be solved: the budget's rest, fewer where the time left at the
+        pace so far affords fewer (then the time limit cuts the hint short, unless a later
+        plan, at a quicker pace, affords the rest after all)."""
+        left = self.budget - self.solved
+        if self.deadline is None or not self.solved:
+            return left
+        now = self.clock()
+        pace = (now - self.started) / self.solved
+        in_time = int((self.deadline - now) / pace) if pace > 0 else left
+        self.stopped = in_time < left
+        return max(0, min(left, in_time))
+
+    def out_of_time(self) -> tuple[bool, float | None]:
+        """Whether the deadline has come (no sample may start), and the time read."""
+        if self.deadline is None:
+            return False, None
+        now = self.clock()
+        if now >= self.deadline:
+            self.stopped = True
+            return True, now
+        return False, now
+
+
+def _halving(game: Game, arms: list[MoveEstimate], worlds: _Worlds, spending: _Spending, budget: Budget,
+             mode: str) -> int:
+    """Successive halving over the moves on common worlds: each round shares what `spending`
+    affords equally among the moves alive (at least one sample each in the first round), then
+    keeps the better half (ties: the earlier move, as the game lists its moves best first).  A
+    round deals its worlds out in sweeps, one world to every move alive before the next world
+    to any.  Returns how many samples of a sweep the time limit cut short were set aside."""
     alive = list(arms)
     rounds = max(1, math.ceil(math.log2(len(alive)))) if len(alive) > 1 else 1
-    pulls, cap = 0, max(samples, len(arms))
+    quick = game.game_type.repeats
     for done in range(rounds):
-        each = max(1, (cap - pulls) // ((rounds - done) * len(alive)))
-        target = alive[0].samples + each
-        for arm in alive:
-            while arm.samples < target and pulls < cap:
-                now = None if deadline is None else clock()
-                if now is not None and now >= deadline:
-                    return pulls, True
-                _sample(game, worlds[arm.samples], arm, _until(budget, deadline, now), mode)
-                pulls += 1
-        if len(alive) == 1 or pulls >= cap:
-            break  # one move left, or the samples are spent (maybe mid-round)
-        quick = game.game_type.repeats
+        start = alive[0].samples
+        if done == 0:
+            # the first sweep comes first: it measures the pace the round's share is planned at
+            stopped_at = _sweep(game, alive, worlds, 0, spending, budget, mode)
+            if stopped_at is not None:
+                return 0  # moves not yet sampled are shown as such; those sampled share world 0
+            each = max(1, (spending.solved + spending.affordable()) // (rounds * len(alive)))
+        else:
+            left = spending.affordable()
+            each = max(left // ((rounds - done) * len(alive)), min(1, left // len(alive)))
+            if not each:
+                break  # too little left to give every contender one more world
+        for world in range(start + 1 if done == 0 else start, start + each):
+            stopped_at = _sweep(game, alive, worlds, world, spending, budget, mode)
+            if stopped_at is not None:
+                for arm in alive[:stopped_at]:
+                    arm.forget_last()  # ranked on the worlds every contender was played in
+                return stopped_at
+        if len(alive) == 1:
+            break
         alive.sort(key=lambda arm: arm.reward(game.max_score, quick), reverse=True)  # stable: ties keep order
         alive = alive[:math.ceil(len(alive) / 2)]
         for arm in alive:
             arm.survived += 1
-    return pulls, False
+    return 0
+
+
+def _sweep(game: Game, alive: list[MoveEstimate], worlds: _Worlds, world: int, spending: _Spending, budget: Budget,
+           mode: str) -> int | None:
+    """Play world `world` with every move alive, in order; None when all were played, else how
+    many were played before the deadline came."""
+    for index, arm in enumerate(alive):
+        late, now = spending.out_of_time()
+        if late:
+            return index
+        _sample(game, worlds[world], arm, _until(budget, spending.deadline, now), mode)
+        spending.solved += 1
+    return None
 
 
 def _until(budget: Budget, deadline: float | None, now: float | None) -> Budget:
@@ -370,12 +538,4 @@ def solve_sample(game: Game, state: Any, budget: Budget, mode: str) -> tuple[boo
 def _sample(game: Game, world: Any, arm: MoveEstimate, budget: Budget, mode: str) -> None:
     """Play the move in one sampled world and solve what follows under the budget."""
     won, unknown, score, line = solve_sample(game, game.apply(world, arm.move), budget, mode)
-    moves_to_end = len(line)
-    arm.samples += 1
-    arm.wins += won
-    arm.unknown += unknown
-    arm.score_total += score
-    arm.scores.append(score)
-    if won:
-        arm.quickness_total += 1 / (1 + moves_to_end)
-        arm.moves_to_win_total += moves_to_end
+    arm.add(won, unknown, score, len(line))

@@ -86,14 +86,38 @@ def test_fair_hint_in_play_does_not_name_the_next_card():
     assert "(turned)" in session.clairvoyant_hint()[0]
 
 
-def test_the_hint_names_the_move_that_lost_the_win():
-    start = ADAMAN.initial_state(ADAMAN.deal_from_seed(5))
-    session = PlaySession(ADAMAN, start)
-    for move in ["Painter <- Battle", "Origin <- Journey + Chance Meeting + Darkness", "1", "1"]:
+LOSING_MOVES = ["Painter <- Battle", "Origin <- Journey + Chance Meeting + Darkness", "1", "1"]
+LOST_AT_3 = "the win was lost at move 3: Ace of Wyrms <- Cave; the best from here is a loss scoring 56"
+
+
+def session_after(moves):
+    session = PlaySession(ADAMAN, ADAMAN.initial_state(ADAMAN.deal_from_seed(5)), rng=random.Random(0))
+    for move in moves:
         session.play_text(move)
-    note = "the win was lost at move 3: Ace of Wyrms <- Cave; the best from here is a loss scoring 56"
-    assert where_lost(ADAMAN, start, session.played) == note
-    assert session.clairvoyant_hint()[-1] == note
+    return session
+
+
+def test_the_hint_names_the_move_that_lost_the_win():
+    session = session_after(LOSING_MOVES)
+    assert where_lost(ADAMAN, session.start, session.played) == LOST_AT_3
+    assert session.clairvoyant_hint()[-1] == f"Review (reads the deal): {LOST_AT_3}"
+
+
+def test_the_fair_hint_in_play_prints_nothing_read_from_the_deal():
+    session = session_after(LOSING_MOVES)
+    lines = session.fair_hint(samples=30, time_limit=None)
+    assert lines[0].startswith("Fair hint: ")
+    assert not any("lost" in line or "the deal" in line or "best from here" in line for line in lines)
+
+
+def test_the_verdict_reviews_the_moves_played_labelled_as_reading_the_deal():
+    out = io.StringIO()
+    start = ADAMAN.initial_state(ADAMAN.deal_from_seed(5))
+    run_plain(ADAMAN, start, io.StringIO("\n".join([*LOSING_MOVES, "f", "v", "q", "y"]) + "\n"), out, samples=30)
+    text = out.getvalue()
+    fair = text[text.index("Fair hint: "):text.index("still winnable")]
+    assert "lost" not in fair and "Review" not in fair
+    assert f"still winnable: no; best score 56\nReview (reads the deal): {LOST_AT_3}\n" in text
 
 
 def test_nothing_is_said_lost_along_an_optimal_line():
@@ -131,11 +155,18 @@ def test_wired_hint_visible_and_fair():
     assert "Fair hint: " in shown.output and "(30 samples)" in shown.output
     refused = CliRunner().invoke(group, ["hint", "royal-assassin", "--visible", visible.replace("5H", "5H 9D")])
     assert isinstance(refused.exception, UsurperError) and "9D is given twice" in str(refused.exception)
-    fair = CliRunner().invoke(group, ["hint", "adaman", "--seed", "5", "--fair", "--samples", "30", "--moves",
-                                      "Painter <- Battle; Origin <- Journey + Chance Meeting + Darkness; "
-                                      "Ace of Wyrms <- Cave"])
+    losing = ["hint", "adaman", "--seed", "5", "--fair", "--samples", "30", "--moves",
+              "Painter <- Battle; Origin <- Journey + Chance Meeting + Darkness; Ace of Wyrms <- Cave"]
+    fair = CliRunner().invoke(group, losing)
     assert fair.exit_code == 0, fair.output
-    assert "the win was lost at move 3: Ace of Wyrms <- Cave" in fair.output
+    assert "Fair hint: " in fair.output and "lost" not in fair.output and "Review" not in fair.output
+    reviewed = CliRunner().invoke(group, [*losing, "--review"])
+    assert reviewed.exit_code == 0, reviewed.output
+    assert "Review (reads the deal): the win was lost at move 3: Ace of Wyrms <- Cave" in reviewed.output
+    as_json = CliRunner().invoke(group, [*losing, "--json"])
+    assert as_json.exit_code == 0 and '"lost"' not in as_json.output
+    peeking = CliRunner().invoke(group, ["hint", "royal-assassin", "--visible", visible, "--review"])
+    assert isinstance(peeking.exception, UsurperError) and "--review reads the deal" in str(peeking.exception)
     clairvoyant = CliRunner().invoke(group, ["hint", "royal-assassin", "--seed", "5"])
     assert clairvoyant.exit_code == 0 and "(turned)" in clairvoyant.output
 

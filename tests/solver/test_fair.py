@@ -46,7 +46,9 @@ def test_samples_that_hit_their_budget_count_as_unknown_not_as_wins():
     hint = fair_hint_for_state(ADAMAN, state, samples=40, per_sample_budget=Budget(max_states=1),
                                rng=random.Random(0))
     assert sum(e.wins for e in hint.estimates) == 0
-    assert sum(e.unknown for e in hint.estimates) == hint.samples == 40
+    assert sum(e.unknown for e in hint.estimates) == hint.samples > 0
+    assert all(e.decided == 0 and e.decided_win_rate is None for e in hint.estimates)
+    assert "(no sample decided)" in hint.lines()[1]
 
 
 def test_bandit_spends_most_samples_on_the_leading_move():
@@ -188,3 +190,116 @@ def test_samples_count_how_soon_their_wins_come():
             assert estimate.mean_moves_to_win >= 1
     assert hint.quick and "moves on average" in hint.lines()[1]
     assert hint.report()["moves"][0]["mean_moves_to_win"] == round(hint.estimates[0].mean_moves_to_win, 1)
+
+
+# ----- under a time limit: every move before any move twice, and more never founds less -----
+class SampleClock:
+    """A clock that moves only when a sample is solved, `costs` units for the n-th sample
+    (the last cost repeats): time limits counted in samples, not in seconds."""
+
+    def __init__(self, monkeypatch, costs=(1,)):
+        import solver.fair as fair
+
+        self.now, self.costs, self.played = 0, list(costs), []
+        real_sample = fair._sample
+
+        def sample(game, world, arm, budget, mode):
+            self.played.append(arm.text)
+            real_sample(game, world, arm, budget, mode)
+            self.now += self.costs[min(len(self.played), len(self.costs)) - 1]
+
+        monkeypatch.setattr(fair, "_sample", sample)
+
+    def __call__(self):
+        return self.now
+
+
+def timed_hint(monkeypatch, samples, limit, costs=(1,), state=None):
+    clock = SampleClock(monkeypatch, costs)
+    state = state or ADAMAN.initial_state(ADAMAN.deal_from_seed(5))
+    hint = fair_hint_for_state(ADAMAN, state, samples=samples, rng=random.Random(0), time_limit=limit, clock=clock,
+                               mode="winnable")
+    return hint, clock.played
+
+
+def bracket_depth(text):
+    depth = deepest = 0
+    for char in text:
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        deepest = max(deepest, depth)
+    return deepest
+
+
+def test_every_move_is_sampled_before_any_move_gets_a_second_sample(monkeypatch):
+    state = ADAMAN.initial_state(ADAMAN.deal_from_seed(5))
+    moves = len(ADAMAN.legal_moves(state))
+    hint, played = timed_hint(monkeypatch, 20_000, 3 * moves, state=state)
+    assert sorted(played[:moves]) == sorted(e.text for e in hint.estimates)
+    assert all(e.samples >= 1 for e in hint.estimates)
+    assert hint.stopped_by_time and hint.samples == len(played) == 3 * moves
+
+
+def test_a_limit_inside_the_first_sweep_says_which_moves_are_unsampled(monkeypatch):
+    hint, played = timed_hint(monkeypatch, 999_999_999, 10)
+    assert len(set(played)) == len(played) == hint.samples == 10  # ten moves once each, not one move ten times
+    assert hint.unsampled == len(hint.estimates) - 10
+    assert hint.estimates[0].samples == 1 and hint.move == hint.estimates[0].move
+    assert f"before {hint.unsampled} of the {len(hint.estimates)} moves were sampled" in hint.lines()[0]
+    assert hint.estimates[-1].summary(28).endswith("not sampled")
+
+
+def test_more_samples_asked_or_more_time_never_found_the_advice_on_fewer_samples(monkeypatch):
+    def leader_samples(samples, limit):
+        return timed_hint(monkeypatch, samples, limit)[0].estimates[0].samples
+
+    by_samples = [leader_samples(samples, 200) for samples in (150, 600, 20_000)]
+    by_time = [leader_samples(20_000, limit) for limit in (60, 120, 240)]
+    assert by_samples == sorted(by_samples) and by_samples[0] < by_samples[-1]
+    assert by_time == sorted(by_time) and by_time[0] < by_time[-1]
+
+
+def test_a_sweep_the_limit_cuts_short_is_set_aside_so_moves_compare_on_shared_worlds(monkeypatch):
+    moves = len(ADAMAN.legal_moves(ADAMAN.initial_state(ADAMAN.deal_from_seed(5))))
+    # the first sweep is quick, the rest slower: the plan made at the first sweep's pace overshoots
+    hint, played = timed_hint(monkeypatch, 20_000, 4 * moves, costs=[1] * moves + [3])
+    assert hint.stopped_by_time and hint.set_aside > 0
+    assert hint.samples + hint.set_aside == len(played)
+    contenders = [e for e in hint.estimates if e.survived == hint.estimates[0].survived]
+    assert len({e.samples for e in contenders}) == 1
+    assert f"{hint.set_aside} sample" in hint.lines()[0] and "of an unfinished sweep set aside" in hint.lines()[0]
+
+
+def test_sample_counts_read_as_they_were_sampled(monkeypatch):
+    state = ADAMAN.initial_state(ADAMAN.deal_from_seed(5))
+    few = fair_hint_for_state(ADAMAN, state, samples=5, mode="winnable", rng=random.Random(0))
+    assert "(28 samples: one for each move, more than the 5 asked)" in few.lines()[0]
+    assert few.lines()[1].endswith("(1 sample)")
+    timed, _ = timed_hint(monkeypatch, 600, 100)
+    assert f"({timed.samples} of 600 samples, stopped by the time limit" in timed.lines()[0]
+    assert all(bracket_depth(line) <= 1 for hint in (few, timed) for line in hint.lines())
+
+
+def test_win_chances_are_shown_among_decided_samples_with_the_undecided_beside_them():
+    from solver.fair import MoveEstimate
+    from solver.stats import wilson_interval
+
+    mostly_undecided = MoveEstimate("a", "A(C) 10♥ attacks K♣", samples=250, wins=67, unknown=183)
+    low, high = wilson_interval(67, 67)
+    assert mostly_undecided.decided_win_rate == 1.0 and mostly_undecided.decided_interval == (low, high)
+    line = mostly_undecided.summary(28)
+    assert f"wins 100.0% of decided [{low:.1%}, {high:.1%}]" in line
+    assert line.endswith("(250 samples: 67 won, 183 undecided)")
+    some_lost = MoveEstimate("b", "b", samples=10, wins=6, unknown=2)
+    assert "wins  75.0% of decided" in some_lost.summary(28)
+    all_decided = MoveEstimate("c", "c", samples=4, wins=3)
+    assert "wins  75.0% [" in all_decided.summary(28) and all_decided.summary(28).endswith("(4 samples)")
+
+
+def test_a_round_planned_at_a_slow_pace_leaves_the_rest_to_later_rounds_not_unsolved(monkeypatch):
+    moves = len(ADAMAN.legal_moves(ADAMAN.initial_state(ADAMAN.deal_from_seed(5))))
+    # the first sweep is slow (3 units a sample), the rest quick: round one is planned small
+    hint, played = timed_hint(monkeypatch, 600, 3 * moves + 900, costs=[3] * moves + [0.001])
+    first_out = [e for e in hint.estimates if e.survived == 0]
+    assert {e.samples for e in first_out} == {(moves + 300) // (5 * moves)}  # 300 afforded after the sweep
+    assert not hint.stopped_by_time and 600 - moves < hint.samples == len(played) <= 600
+    assert "time limit" not in hint.lines()[0]
