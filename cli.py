@@ -23,6 +23,8 @@ from solver.analysis import ENGINES
 from solver.fair import FAIR_SAMPLES
 
 EXIT_USER_ERROR = 2
+#: A catalogue run whose every row is an ERROR: it ran, but answered nothing.
+EXIT_RUN_FAILED = 1
 
 
 def main() -> None:
@@ -225,7 +227,7 @@ def hint(game, seed, deal_text, variants, players, suits, time_limit, max_states
 @click.option("--moves", default="", help="Start after these moves, separated by ';'.")
 @click.option("--plain", is_flag=True,
               help="No full screen: one line per position, moves (or u, r, h, f, v, m, q) read from standard input."
-                   " Devil's Throne is always played this way (actions, or h, u, ?, q).")
+                   " Devil's Throne: actions, or h, u, ?, q.")
 @click.option("--samples", type=click.IntRange(min=1), default=FAIR_SAMPLES, show_default=True,
               help="Fair hints: solved samples per hint (the fair policy's).")
 @click.option("--random-seed", type=int, default=0, show_default=True,
@@ -238,16 +240,15 @@ def hint(game, seed, deal_text, variants, players, suits, time_limit, max_states
                    " else greedy].")
 def play(game, seed, deal_text, variants, players, suits, moves, plain, samples, random_seed, seat, bot_name):
     """Play a deal in the terminal, with hints that peek (h) or not (f), undo and redo.
-    Devil's Throne: you play one seat against bots, the reveal shown after each choice
-    (for now always as with --plain)."""
+    Devil's Throne: you play one seat against bots, each reveal shown as it happens."""
     import random
 
     from app.terminal import play_in_terminal
 
     rules, cards = load_deal(game, seed, deal_text, variants)
-    state = rules.initial_state(cards)
-    state = rules.apply_line(state, rules.parse_line(state, moves)) if moves.strip() else state
-    play_in_terminal(rules, state, plain, samples, random.Random(random_seed), seat - 1, bot_name)
+    start = rules.initial_state(cards)
+    played = rules.parse_line(start, moves) if moves.strip() else []
+    play_in_terminal(rules, start, plain, samples, random.Random(random_seed), seat - 1, bot_name, played=played)
 
 
 @usurper.command()
@@ -404,11 +405,15 @@ def catalogue_run(game, seeds, out, variants, mode, engine, time_limit, max_stat
         click.echo(as_json_text({"out": str(out), "game": job.game, "variants": list(job.variants),
                                  "seeds": len(seed_range), "solved_now": report.added, "already": report.already,
                                  "outcomes": {name: report.outcomes[name] for name in catalogues.OUTCOMES}}))
-        return
-    outcomes = ", ".join(f"{report.outcomes[name]:,} {name}" for name in catalogues.OUTCOMES)
-    click.echo(f"{out}: {count(len(seed_range), 'seed')} of {job.title}: {report.added:,} solved now, "
-               f"{report.already:,} already there; {outcomes}")
-    click.echo(f"Figures: usurper catalogue stats {shlex.quote(str(out))}")
+    else:
+        outcomes = ", ".join(f"{report.outcomes[name]:,} {name}" for name in catalogues.OUTCOMES)
+        click.echo(f"{out}: {count(len(seed_range), 'seed')} of {job.title}: {report.added:,} solved now, "
+                   f"{report.already:,} already there; {outcomes}")
+        click.echo(f"Figures: usurper catalogue stats {shlex.quote(str(out))}")
+    if report.failed:  # a run that answered nothing has failed, whatever it wrote (docs/catalogue.md)
+        click.echo(f"usurper: error: every seed is an ERROR row, e.g. {readable(report.error or 'no message')}",
+                   err=True)
+        sys.exit(EXIT_RUN_FAILED)
 
 
 @catalogue.command("stats")
@@ -435,7 +440,7 @@ def catalogue_stats(files, plot, as_json, undecided, unproven):
     if undecided and unproven:
         raise UsurperError("give --undecided or --unproven, not both")
     if undecided or unproven:
-        click.echo(catalogues.seed_list((catalogues.undecided_seeds if undecided else catalogues.unproven_seeds)(book)))
+        _print_seeds_left(book, "undecided" if undecided else "unproven", as_json)
         return
     summary = catalogues.summarise(book)
     if plot is not None:
@@ -447,6 +452,22 @@ def catalogue_stats(files, plot, as_json, undecided, unproven):
     click.echo("\n".join(catalogues.format_summary(summary)))
     if plot is not None:
         click.echo(f"plot          {plot}")
+
+
+def _print_seeds_left(book, which: str, as_json: bool) -> None:
+    """stats --undecided / --unproven: the seeds as a --seeds list (a JSON object with --json);
+    none left is said on stderr, so that `--seeds "$(...)"` never gets a word that is not a seed."""
+    from solver import catalogue as catalogues
+
+    seeds = (catalogues.undecided_seeds if which == "undecided" else catalogues.unproven_seeds)(book)
+    files = " + ".join(str(path) for path in book.sources or (book.path,))
+    if as_json:
+        click.echo(as_json_text({"catalogue": files, "which": which, "seeds": catalogues.seed_list(seeds),
+                                 "count": len(seeds)}))
+    elif seeds:
+        click.echo(catalogues.seed_list(seeds))
+    else:
+        click.echo(f"usurper: note: no {which} seed in {files} ({count(len(book.rows), 'seed')})", err=True)
 
 
 @usurper.command()

@@ -19,7 +19,7 @@ position line shows every hand, so a bot may read them too.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TextIO
 
 from games.base import Game, SimultaneousGame, UsurperError
@@ -35,9 +35,9 @@ EQUILIBRIUM_SECONDS = 2.0
 EQUILIBRIUM_MEMORY_MB = 512
 #: Quit words, matched case-sensitively: the queen's notation is Q.
 QUIT_WORDS = ("q", "quit")
-PLAIN_HELP = ("type your action: its notation (a rank such as 7 or Q, @2, pass) or its number "
-              "in the list (#n always means the n-th); h hint (open-deal advice), u undo your last "
-              "choice, ? help, q (lower case) quits")
+PLAIN_HELP = ("type your action: a rank (A or 1, 2-10 or T, J, Q, K), a target seat (@2 or 2) or pass; "
+              "#n picks the n-th listed; h hint (open-deal advice), u undo your last choice, ? help, "
+              "q (lower case) quits")
 #: Seconds of the open-deal hint a person asks for with h.
 HINT_SECONDS = 10.0
 
@@ -106,18 +106,19 @@ def make_bots(game: Game, state: Any, human_seat: int, name: str | None = None,
 
 
 def run_plain_simultaneous(game: Game, state: Any, human_seat: int, bots: dict[int, Bot], stdin: TextIO,
-                           stdout: TextIO, rng: random.Random) -> Any:
+                           stdout: TextIO, rng: random.Random, played: Sequence[Any] = ()) -> Any:
     """Play `human_seat` (0-based) from stdin against `bots`: per node one position line;
     where the person acts, their numbered actions and one line read; then the reveal of
     every acting seat's action.  Ends at the game's end (returns and outcomes printed),
-    at `q` or at the end of input; returns the last state."""
+    at `q` or at the end of input; returns the last state.  `played`: joint moves already
+    played from `state` (`--moves`), counted and printed in the line at the end."""
     say = _printer(stdout)
-    players = len(game.returns(state))
-    missing = [seat + 1 for seat in range(players) if seat != human_seat and seat not in bots]
-    if missing:
-        raise UsurperError(f"no bot for seat(s) {', '.join(map(str, missing))}")
+    _check_bots(game, state, human_seat, bots)
     say(f"{game.name} ({game.variant}): you are seat {human_seat + 1}; {PLAIN_HELP}")
-    lines, played, node = iter(stdin), [], 0
+    states = states_along(game, state, played)
+    lines, node = iter(stdin), len(played)
+    played = [game.format_move(before, move) for before, move in zip(states, played)]
+    state = states[-1]
     decisions: list[tuple[Any, int, int]] = []  # (state, node, moves played) where the person chose
     hints: dict[Any, list[str]] = {}  # a node's hint, asked again (or after an undo) at once
     while not game.is_over(state):
@@ -162,7 +163,8 @@ def _ask(game: Game, state: Any, seat: int, lines: Iterator[str], say, in_progre
     """The person's action, re-asked after a bad line or a hint (kept in `hints` by node);
     UNDO at u; None at a confirmed q or the end of input."""
     actions = game.legal_actions(state, seat)
-    say("your actions: " + "  ".join(f"{n}) {game.format_action(state, a)}" for n, a in enumerate(actions, 1)))
+    say(f"your actions (#1 to #{len(actions)} in this order): "
+        + "  ".join(game.format_action(state, action) for action in actions))
     for line in lines:
         word = line.strip()
         if word in QUIT_WORDS:  # lower case only: a capital Q is the queen
@@ -186,10 +188,10 @@ def _ask(game: Game, state: Any, seat: int, lines: Iterator[str], say, in_progre
             say(PLAIN_HELP)
             say(game.legend())
             continue
-        action = _read_action(game, state, actions, word)
-        if action is not None:
-            return action
-        say(f"error: {word!r} is none of your actions here; {PLAIN_HELP}")
+        try:
+            return read_action(game, state, seat, word)
+        except UsurperError as exc:
+            say(f"error: {exc}")
     say("(end of input; the game is not over)")
     return None
 
@@ -263,19 +265,19 @@ def _confirmed(lines: Iterator[str], say) -> bool:
     return answer is None or answer.strip() in ("y", "yes", "q", "quit")
 
 
-def _read_action(game: Game, state: Any, actions: list, word: str) -> Any | None:
-    """A legal action's notation first (at Select a rank is a number too: `7` plays the 7),
-    else the number of a listed action (`#n` always a number)."""
-    by_text = {game.format_action(state, a).lower(): a for a in actions}
+def read_action(game: Game, state: Any, seat: int, word: str) -> Any:
+    """The action `word` names for `seat` (the game's own reading: Devil's Throne takes a
+    rank as a rank and, at a target choice, a number as the seat); `#n` picks the n-th listed
+    action, so a bare number is never a place in the list.  UsurperError (one line) where it
+    names none."""
+    word = word.strip()
     if word.startswith("#"):
-        word = word[1:]
-    elif word.lower() in by_text:
-        return by_text[word.lower()]
-    elif word.upper() == "T" and "10" in by_text:  # 10 may be typed T, as in every move text
-        return by_text["10"]
-    if word.isdigit() and 1 <= int(word) <= len(actions):
-        return actions[int(word) - 1]
-    return None
+        actions = game.legal_actions(state, seat)
+        number = word[1:]
+        if number.isdigit() and 1 <= int(number) <= len(actions):
+            return actions[int(number) - 1]
+        raise UsurperError(f"no action {word} here: #1 to #{len(actions)}")
+    return game.parse_action(state, seat, word)
 
 
 def _bot_choice(game: Game, state: Any, seat: int, bot: Bot, rng: random.Random, say) -> Any:
@@ -288,12 +290,132 @@ def _bot_choice(game: Game, state: Any, seat: int, bot: Bot, rng: random.Random,
 
 def _report_end(game: Game, state: Any, played: list[str], say) -> None:
     say(f"[end] {game.describe(state)}")
-    returns = game.returns(state)
-    for seat, cards in enumerate(returns):
-        outcome = game.outcome(state, seat)
-        say(f"seat {seat + 1}: {outcome.result.value.lower()}, {cards} cards")
-    say(f"Game over: {game.outcome(state, 0).detail}; returns {' '.join(map(str, returns))}")
+    for line in end_lines(game, state):
+        say(line)
     say(f"moves: {'; '.join(played)}")
+
+
+def end_lines(game: Game, state: Any) -> list[str]:
+    """Each seat's result and cards, then `Game over: ...; returns 14 8`."""
+    returns = game.returns(state)
+    lines = [f"seat {seat + 1}: {game.outcome(state, seat).result.value.lower()}, {cards} cards"
+             for seat, cards in enumerate(returns)]
+    return [*lines, f"Game over: {game.outcome(state, 0).detail}; returns {' '.join(map(str, returns))}"]
+
+
+def states_along(game: Game, start: Any, moves: Sequence[Any]) -> list[Any]:
+    """`start` and the state after each of `moves` (joint moves)."""
+    states = [start]
+    for move in moves:
+        states.append(game.apply_joint(states[-1], move))
+    return states
+
+
+def _check_bots(game: Game, state: Any, human_seat: int, bots: dict[int, Bot]) -> None:
+    players = len(game.returns(state))
+    missing = [seat + 1 for seat in range(players) if seat != human_seat and seat not in bots]
+    if missing:
+        raise UsurperError(f"no bot for seat(s) {', '.join(map(str, missing))}")
+
+
+class ThroneSession:
+    """One deal of a simultaneous-move game played by the person at `seat` against `bots`,
+    as the full screen drives it: the moves from the deal's `start` (after `played`, from
+    `--moves`), the bots' choices (computed apart: `bot_turn` runs in a child process, so
+    its random draws come back with it), the reveals, undo to the person's last choice."""
+
+    def __init__(self, game: Game, start: Any, seat: int, bots: dict[int, Bot], rng: random.Random,
+                 played: Sequence[Any] = ()):
+        _check_bots(game, start, seat, bots)
+        self.game, self.start, self.seat, self.bots, self.rng = game, start, seat, bots, rng
+        self.moves = list(played)
+        self.states = states_along(game, start, self.moves)
+        self.decisions: list[int] = []  # how many moves had been played where the person chose
+        self.reveals: list[str] = []
+
+    @property
+    def state(self) -> Any:
+        return self.states[-1]
+
+    def over(self) -> bool:
+        return self.game.is_over(self.state)
+
+    def person_acts(self) -> bool:
+        return self.seat in self.game.acting_players(self.state)
+
+    def actions(self) -> list[tuple[Any, str]]:
+        """The person's actions here with their notation ([] where the person does not act)."""
+        if not self.person_acts():
+            return []
+        state = self.state
+        return [(action, self.game.format_action(state, action))
+                for action in self.game.legal_actions(state, self.seat)]
+
+    def read(self, word: str) -> Any:
+        return read_action(self.game, self.state, self.seat, word)
+
+    def bot_turn(self) -> tuple[dict[int, Any], list[str], Any]:
+        """Every bot's choice at this node, their notes, and the rng's state after the draws."""
+        choices, notes = {}, []
+        for seat in self.game.acting_players(self.state):
+            if seat != self.seat:
+                bot = self.bots[seat]
+                choices[seat] = bot(self.game, self.state, seat, self.rng)
+                if isinstance(bot, EquilibriumBot) and bot.note:
+                    notes.append(f"seat {seat + 1}: {bot.note}")
+        return choices, notes, self.rng.getstate()
+
+    def play(self, choices: dict[int, Any], rng_state: Any = None) -> str:
+        """Play one action a seat acting here; the reveal, with the cards each seat won."""
+        if rng_state is not None:
+            self.rng.setstate(rng_state)
+        before = self.state
+        acting = self.game.acting_players(before)
+        if self.seat in acting:
+            self.decisions.append(len(self.moves))
+        move = tuple(choices[seat] for seat in acting)
+        after = self.game.apply_joint(before, move)
+        self.moves.append(move)
+        self.states.append(after)
+        reveal = reveal_text(self.game, before, after, dict(zip(acting, move)), self.seat)
+        self.reveals.append(reveal)
+        return reveal
+
+    def undo(self) -> bool:
+        """Back to the person's last choice (the bots' answers to it go too)."""
+        if not self.decisions:
+            return False
+        kept = self.decisions.pop()
+        del self.moves[kept:], self.states[kept + 1:]
+        self.reveals.append(f"undone: back to your choice at round {self.state.round}")
+        return True
+
+    def in_progress(self) -> bool:
+        return bool(self.moves) and not self.over()
+
+    def line_text(self) -> str:
+        return "; ".join(self.game.format_move(state, move) for state, move in zip(self.states, self.moves))
+
+    def farewell(self) -> str:
+        """What leaving the full screen prints: the moves played, as `usurper verify --moves`
+        reads them."""
+        return f"moves: {self.line_text()}" if self.moves else "(no move played)"
+
+
+def reveal_text(game: Game, before: Any, after: Any, choices: dict[int, Any], person: int) -> str:
+    """`round 3 select: seat 1 (you) 5, seat 2 Q; seat 2 +4 cards` (the cards each seat's
+    trick pile gained; a void round's pool leaving the game)."""
+    what = f"{game.stage(before)}: " + ", ".join(
+        f"seat {seat + 1}{' (you)' if seat == person else ''} {game.format_action(before, action)}"
+        for seat, action in choices.items())
+    gains = [f"seat {seat + 1} +{now - then}" for seat, (then, now)
+             in enumerate(zip(game.returns(before), game.returns(after))) if now > then]
+    void = after.discarded - before.discarded
+    if gains:
+        what += "; " + ", ".join(gains) + " cards"
+    if void:
+        what += f"; void round: {void} cards leave the game"
+    return what
 
 
 def _printer(stdout: TextIO):

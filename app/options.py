@@ -61,11 +61,21 @@ class Seconds(click.FloatRange):
 
 
 class Count(click.IntRange):
-    """A positive count whose cap (far beyond any machine, inside the compiled engines' 64
-    bits) is enforced but not shown in `--help`."""
+    """A positive count (of `unit`s, where named) whose cap (far beyond any machine, inside
+    the compiled engines' 64 bits) is enforced, and named when a value passes it, but not
+    shown in `--help`."""
 
-    def __init__(self, maximum: int) -> None:
+    def __init__(self, maximum: int, unit: str = "") -> None:
         super().__init__(min=1, max=maximum)
+        self.unit = f" {unit}" if unit else ""
+
+    def convert(self, value, param, ctx):
+        number = click.INT.convert(value, param, ctx)  # click's own "is not a valid integer"
+        if number < 1:
+            self.fail(f"{number}{self.unit} is not a limit: give 1 or more.", param, ctx)
+        if number > self.max:
+            self.fail(f"{number:,}{self.unit} is more than the most it takes, {self.max:,}{self.unit}.", param, ctx)
+        return number
 
     def _describe_range(self) -> str:
         return "x>=1"
@@ -73,6 +83,6 @@ class Count(click.IntRange):
 
 GAME = GameName()
 SECONDS = Seconds()
-MEGABYTES = Count(2**30)
+MEGABYTES = Count(2**30, "MB")
 COUNT = Count(2**62)
 SEEDS_HELP = "Seeds: A-B (inclusive) or a comma list of them, e.g. 3,10-12; at most 10,000,000 per run."

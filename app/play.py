@@ -76,6 +76,11 @@ class PlaySession:
         """The moves played, in the game's notation (what `usurper verify --moves` reads)."""
         return self.game.format_line(self.start, self.played)
 
+    def farewell(self) -> str:
+        """What leaving the full screen prints: the moves played, as `usurper verify --moves`
+        reads them."""
+        return f"moves: {self.line_text()}" if self.played else "(no move played)"
+
     # ----- moving -------------------------------------------------------------------------
     def play(self, move: Any) -> None:
         if move not in self.game.legal_moves(self.state):
@@ -87,6 +92,8 @@ class PlaySession:
     def play_text(self, text: str) -> Any:
         """A move by its number in `legal()` (1 first) or by its notation."""
         legal = self.legal()
+        if not legal:  # not "choose 1 to 0"
+            raise MoveError("the game is over: there is no move to play")
         if text.strip().isdigit():
             number = int(text)
             if not 1 <= number <= len(legal):
@@ -130,18 +137,27 @@ class PlaySession:
     def clairvoyant_hint(self, seconds: float = HINT_SECONDS) -> list[str]:
         """The solver's next move reading the deal, and where a win or points were lost, all
         within `seconds`."""
+        return self.clairvoyant_advice(seconds)[1]
+
+    def clairvoyant_advice(self, seconds: float = HINT_SECONDS) -> tuple[Any, list[str]]:
+        """`clairvoyant_hint` with the move it advises (the full screen marks it)."""
         deadline = Deadline(seconds, share=HINT_SHARE if self.played else 1.0)
         advice = clairvoyant_hint(self.game, self.state, budget=replace(self.budget, time_limit=deadline.first_share()))
         text = move_words(self.game, self.state, advice.move, peek=True)
         worth = (f"keeps the best score {advice.secures} reachable ({advice.verdict.lower()} with best play)"
                  if advice.proven else f"not proven ({advice.exhausted} ran out; best line found {advice.best_found})")
-        return [f"Hint (reads the deal): {text}: {worth}", *self.review(deadline.end)]
+        return advice.move, [f"Hint (reads the deal): {text}: {worth}", *self.review(deadline.end)]
 
     def fair_hint(self, samples: int = FAIR_SAMPLES, time_limit: float | None = FAIR_SECONDS) -> list[str]:
         """The move with the best win chance over the orders of the unseen cards, within
         `time_limit`; nothing in it is read from the deal (no review: `h` and `v` give it)."""
+        return self.fair_advice(samples, time_limit)[1]
+
+    def fair_advice(self, samples: int = FAIR_SAMPLES, time_limit: float | None = FAIR_SECONDS
+                    ) -> tuple[Any, list[str]]:
+        """`fair_hint` with the move it advises (the full screen marks it)."""
         hint = fair_hint_for_state(self.game, self.state, samples=samples, rng=self.rng, time_limit=time_limit)
-        return hint.lines()
+        return hint.move, hint.lines()
 
     def review(self, deadline: float | None = None) -> list[str]:
         """Where the moves played threw away the win or points, labelled as read from the deal
@@ -252,10 +268,11 @@ def _until(budget: Budget, deadline: float | None) -> Budget:
 
 
 def run_plain(game: Game, state: Any, stdin: TextIO, stdout: TextIO, samples: int = FAIR_SAMPLES,
-              rng: random.Random | None = None) -> PlaySession:
+              rng: random.Random | None = None, played: Iterable[Any] = ()) -> PlaySession:
     """The game without a terminal: one line per position and its moves, one command read
-    per line of `stdin` (a move, or a letter of PLAIN_HELP); ends at the game's end or EOF."""
-    session = PlaySession(game, state, rng=rng or random.Random(0))
+    per line of `stdin` (a move, or a letter of PLAIN_HELP); ends at the game's end or EOF.
+    `played`: moves already played from `state` (`--moves`), part of the line printed."""
+    session = PlaySession(game, state, played=list(played), rng=rng or random.Random(0))
     say = _printer(stdout)
     say(f"{game.name} ({game.variant}): {PLAIN_HELP}")
     lines = iter(stdin)

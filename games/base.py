@@ -548,6 +548,29 @@ class SimultaneousGame(Game):
         """One seat's action in the game's notation."""
         return str(action)
 
+    def parse_action(self, state: State, seat: int, text: str) -> Any:
+        """The action of `seat` that a person typed (MoveError, one line, where it names
+        none); default: one of its actions as format_action writes it, in any case."""
+        actions = self.legal_actions(state, seat)
+        texts = [self.format_action(state, action).upper() for action in actions]
+        if text.strip().upper() in texts:
+            return actions[texts.index(text.strip().upper())]
+        raise MoveError(f"{text.strip()!r} is none of your actions here ({' '.join(texts)})")
+
+    def action_keys(self, state: State) -> str:
+        """The characters a typed action can begin with at this node, so that a screen tells
+        them from its own keys; default: the first letters of the actions as written."""
+        return "".join(sorted({self.format_action(state, action)[:1].lower() + self.format_action(state, action)[:1]
+                               for seat in self.acting_players(state) for action in self.legal_actions(state, seat)}))
+
+    def board(self, state: State, seat: int) -> str:
+        """The table as a person at `seat` sees it on a full screen (default: `render`)."""
+        return self.render(state)
+
+    def stage(self, state: State) -> str:
+        """Where in the game the node is, in a few words (`round 3 select`); default none."""
+        return ""
+
     def greedy_action(self, state: State, seat: int) -> Any:
         """A simple documented policy for one seat, for bots (default: its first action in
         the search order)."""

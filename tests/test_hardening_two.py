@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_helpers import one_line_error as assert_one_line_error
 
 from app.reports import as_json_text, readable
 
@@ -20,16 +21,6 @@ def usurper(*args: str, stdin: str = "", env: dict | None = None, timeout: float
     return subprocess.run([sys.executable, "-c", "import cli; cli.main()", *args], input=stdin,
                           capture_output=True, text=True, cwd=ROOT, timeout=timeout,
                           env={**os.environ, **(env or {})})
-
-
-def assert_one_line_error(done: subprocess.CompletedProcess, *words: str) -> str:
-    assert done.returncode == 2, (done.returncode, done.stdout, done.stderr)
-    lines = done.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("usurper: error: "), done.stderr
-    assert "Traceback" not in done.stderr
-    for word in words:
-        assert word in lines[0], lines[0]
-    return lines[0]
 
 
 # ----- a seat that is not at the table ----------------------------------------------------------
@@ -52,7 +43,7 @@ def test_plain_play_of_royal_assassin_survives_an_ascii_stdout():
 
 
 def test_devils_throne_play_survives_an_ascii_stdout():
-    done = usurper("play", "devils-throne", "--seed", "1", stdin="q\n", env=ASCII)
+    done = usurper("play", "devils-throne", "--seed", "1", "--plain", stdin="q\n", env=ASCII)
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr and "1D hand" in done.stdout
 
@@ -229,8 +220,12 @@ def test_a_curve_whose_picture_cannot_be_written_is_refused_before_any_deal_is_p
     assert list(tmp_path.iterdir()) == [blocked]
 
 
-def test_a_curve_is_drawn_to_a_new_folder_and_leaves_no_temporary_file(tmp_path):
+def test_a_curve_into_a_missing_folder_is_refused_naming_it_and_drawn_once_it_is_there(tmp_path):
     picture = tmp_path / "new" / "curve.png"
+    done = usurper("bench", "adaman", "--seeds", "0-0", "--budgets", "5", "--plot", str(picture))
+    assert_one_line_error(done, "cannot write", f"no folder {picture.parent}")
+    assert list(tmp_path.iterdir()) == []  # no folder made
+    picture.parent.mkdir()
     done = usurper("bench", "adaman", "--seeds", "0-0", "--budgets", "5", "--plot", str(picture))
     assert done.returncode == 0, done.stderr
     assert picture.read_bytes().startswith(b"\x89PNG") and list(picture.parent.iterdir()) == [picture]

@@ -77,7 +77,7 @@ class DevilsThrone(SimultaneousGame):
                 "the lower total takes the trick).  select, effect, envoy: what the seats choose now.  "
                 "hand: the ranks in hand; res: reserve cards left; tricks: cards won; main/total: this "
                 "round's card and total.  Actions: a rank (A, 2-10, J, Q, K) plays that card; @2 aims a "
-                "three's power or an Envoy ace at seat 2; pass plays no Envoy.")
+                "three's power or an Envoy ace at seat 2; pass plays no Envoy.  " + notation.CARD_POWERS)
 
     # ----- deals ----------------------------------------------------------------------
     def deal_from_seed(self, seed: int) -> Deal:
@@ -191,6 +191,20 @@ class DevilsThrone(SimultaneousGame):
 
     def describe(self, state: State) -> str:
         return notation.describe(self.rules, state)
+
+    def parse_action(self, state: State, seat: int, text: str) -> int:
+        """A rank typed is a rank (`7`, `1` or `A` the ace, `T` the 10); at a target choice a
+        number is the seat (`2` is `@2`); a rank not held is refused naming those held."""
+        return notation.parse_seat_action(state.phase, text, self.rules.legal_actions(state, seat))
+
+    def action_keys(self, state: State) -> str:
+        return notation.action_keys(state.phase)
+
+    def board(self, state: State, seat: int) -> str:
+        return notation.board_text(self.rules, state, seat, self.rules.mode(state))
+
+    def stage(self, state: State) -> str:
+        return notation.stage_text(state)
 
     # ----- search and play hooks ----------------------------------------------------------
     def order_actions(self, state: State, seat: int, actions: list[int]) -> list[int]:

@@ -28,7 +28,7 @@ from games.devils_throne.cards import (
     parse_suit,
     rank_name,
 )
-from games.devils_throne.rules import ENVOY, OVER, PASS, PHASE_NAMES, SELECT, Deal, Rules, State
+from games.devils_throne.rules import EFFECT, ENVOY, OVER, PASS, PHASE_NAMES, SELECT, Deal, Rules, State
 
 COIN_LETTERS = "HL"
 
@@ -91,6 +91,74 @@ def describe(rules: Rules, state: State) -> str:
             text += f" main {rank_name(state.mains[seat])} total {state.totals[seat]}"
         seats.append(text)
     return " | ".join([head] + seats)
+
+
+#: What each card does (docs/rules/devils-throne.md §1), for the legend.
+CARD_POWERS = ("Cards: A Envoy: after the reveal, onto another seat's card, +1 in HIGH, -1 in LOW.  "
+               "2 Deuce: J, Q and K count 10 this round.  3♣ Martyr: your reserve's top card into "
+               "another seat's hand.  3♠ Gravedigger: any reserve's top card into your hand.  "
+               "3♦ Robber: any reserve's top card onto your trick pile.  3♥ Lover: another seat's "
+               "reserve top card turned up, added to its total.  4-K: their rank.")
+POWER_NAMES = {"C": "Martyr", "S": "Gravedigger", "D": "Robber", "H": "Lover"}
+
+
+def parse_seat_action(phase: int, text: str, legal: Sequence[int]) -> int:
+    """One seat's action as a person types it (see DevilsThrone.parse_action)."""
+    word = text.strip().upper()
+    if phase != SELECT and word.isdigit():
+        word = f"@{word}"
+    held = " ".join(format_action(phase, action) for action in legal)
+    try:
+        action = _parse_action(phase, word)
+    except MoveError:
+        raise MoveError(f"{text.strip()!r} is none of your actions here ({held})") from None
+    if action not in legal:
+        if phase == SELECT:
+            raise MoveError(f"you hold no {rank_name(action)} (your ranks: {held})")
+        raise MoveError(f"{format_action(phase, action)} is not open (your actions: {held})")
+    return action
+
+
+def action_keys(phase: int) -> str:
+    """The keys an action can begin with: ranks while selecting, else seats and pass."""
+    return "0123456789aAtTjJQkK" if phase == SELECT else "0123456789pP@"
+
+
+def stage_text(state: State) -> str:
+    return f"round {state.round} {PHASE_NAMES[state.phase]}"
+
+
+def board_text(rules: Rules, state: State, seat: int, mode: int) -> str:
+    """The table for the full screen: the round, its coin and what is chosen now; then one
+    row a seat (`you` at `seat`)."""
+    if state.phase == OVER:
+        head = f"Game over after round {state.round}."
+    else:
+        name = MODE_NAMES[mode]
+        takes = "higher" if name == "HIGH" else "lower"
+        head = f"Round {state.round} (at most 10): {name}, the {takes} total takes the trick.  " + _now(rules, state)
+    lines = [head, f"Pool {state.pool} cards; out of the game {state.discarded}.", "",
+             f"{'Seat':<10} {'Hand':<30} {'Reserve':>7} {'Tricks':>6} {'Main':>5} {'Total':>5}"]
+    for index, suit in enumerate(rules.suits):
+        who = "you" if index == seat else "bot"
+        hand = " ".join(map(rank_name, state.hands[index])) or "-"
+        main = rank_name(state.mains[index]) if state.mains else "-"
+        total = str(state.totals[index]) if state.totals else "-"
+        lines.append(f"{index + 1}{SUIT_SYMBOLS[suit]} {who:<7} {hand:<30} {len(state.reserves[index]):>7} "
+                     f"{state.tricks[index]:>6} {main:>5} {total:>5}")
+    return "\n".join(lines)
+
+
+def _now(rules: Rules, state: State) -> str:
+    if state.phase == SELECT:
+        return "Every seat picks a card."
+    if state.phase == EFFECT:
+        power, owner = rules.effects[state.effect]
+        return f"Seat {owner + 1}'s 3 ({POWER_NAMES[power]}) picks a target."
+    if state.phase == ENVOY:
+        seats = ", ".join(str(seat + 1) for seat in rules.acting_players(state))
+        return f"Envoys: seat(s) {seats} may play an ace onto a card."
+    return ""
 
 
 def _parse_coins(text: str) -> tuple[int, ...]:

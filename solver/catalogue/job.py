@@ -130,9 +130,13 @@ def make_job(build: Callable[[str, Sequence[str]], Game], game_name: str, varian
              mode: str = "optimal", engine: str = "auto", time_limit: float | None = 60.0,
              max_states: int | None = None, max_memory_mb: int | None = 4096,
              verdict_limit: float | None = None, replace_when_full: bool = False, at_least: int = 0) -> Job:
-    """A checked Job: the game and its variants exist (named canonically), the mode is
-    known, and the engine is one this game and variant offer."""
+    """A checked Job: the game and its variants exist (named canonically) and are a
+    one-player game (a catalogue row is one optimum per seed), the mode is known, and the
+    engine is one this game and variant offer."""
     game = build(game_name, list(variants))
+    if game.game_type.max_players > 1:
+        raise UsurperError(f"{game.name} has no catalogue: a deal of several players is asked its questions seat by "
+                           f"seat (usurper solve {game.name} --seed N --seat S), not one optimum per seed")
     for name, seconds in (("time_limit", time_limit), ("verdict_limit", verdict_limit)):
         # NaN or inf would mean no limit, and is not JSON: the header could not be read back.
         if seconds is not None and not (isinstance(seconds, (int, float)) and math.isfinite(seconds) and seconds > 0):

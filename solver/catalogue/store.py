@@ -14,6 +14,10 @@ run resumes.  Readers read a .gz transparently.
 Only regular files are read or written: a device or a pipe named as a catalogue is refused
 before any work (reading /dev/zero never ends, /dev/null cannot be truncated, a FIFO blocks
 until someone writes), and a first line longer than HEADER_LIMIT is not a header.
+
+Every file usurper writes (a catalogue, a plot) goes through `output_file`: a symbolic link is
+written through to its target, something other than a regular file there is refused and never
+replaced, and a missing folder is an error, not made.
 """
 
 from __future__ import annotations
@@ -43,11 +47,22 @@ def read(path: str | os.PathLike) -> Catalogue:
     path = Path(path)
     try:
         data = _read_file(path)
+    except FileNotFoundError as exc:
+        raise UsurperError(f"cannot read catalogue {path}: {_reason(exc)}{_unfinished_note(path)}") from None
     except OSError as exc:
         raise UsurperError(f"cannot read catalogue {path}: {_reason(exc)}") from None
     catalogue, _, _ = _parse(path, _unpacked(path, data))
     catalogue.sources = (path,)
     return catalogue
+
+
+def _unfinished_note(path: Path) -> str:
+    """Where a missing .gz's rows are when a run of it was interrupted: in its .part."""
+    part = _working_file(path)
+    if part == path or not part.exists():
+        return ""
+    return (f"; the rows of its unfinished run are in {part} (re-run the same `usurper catalogue` command to "
+            f"finish it, or read that file)")
 
 
 def read_header(path: str | os.PathLike) -> dict:
@@ -81,16 +96,23 @@ def _open_regular(path: Path, flags: int = os.O_RDONLY) -> int:
     nothing swapped in after a check gets through."""
     fd = os.open(path, flags | getattr(os, "O_NONBLOCK", 0), 0o644)
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise _not_regular(path)
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise _not_regular(path, mode)
     except BaseException:
         os.close(fd)
         raise
     return fd
 
 
-def _not_regular(path: Path) -> UsurperError:
-    return UsurperError(f"{path} is not a regular file; a catalogue is kept in one")
+def _not_regular(path: Path, mode: int) -> UsurperError:
+    return UsurperError(f"{path} is {_kind(mode)}, not a regular file: usurper reads and writes only regular files")
+
+
+def _kind(mode: int) -> str:
+    kinds = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a named pipe (FIFO)"), (stat.S_ISCHR, "a character device"),
+             (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
+    return next((name for test, name in kinds if test(mode)), "a special file")
 
 
 def _refuse_irregular(path: Path) -> None:
@@ -100,7 +122,7 @@ def _refuse_irregular(path: Path) -> None:
     except OSError:
         return  # nothing there, or unreachable: making or opening it says why
     if not stat.S_ISREG(mode):
-        raise _not_regular(path)
+        raise _not_regular(path, mode)
 
 
 def _read_file(path: Path) -> bytes:
@@ -239,7 +261,7 @@ class _Writer:
         if packed is not None and not path.exists() and packed.exists():
             return cls._over_finished(packed, path, job)
         try:
-            _make_parent(path)
+            _check_folder(path)
             fd = _open_regular(path, os.O_RDWR | os.O_CREAT | os.O_APPEND)
         except OSError as exc:
             raise UsurperError(f"cannot write {path}: {_reason(exc)}") from None
@@ -362,21 +384,26 @@ def _start_working_file(path: Path, data: bytes) -> int:
     return fd
 
 
-def _check_existing(path: Path, job: Job) -> None:
+def _check_existing(path: Path, job: Job) -> Catalogue | None:
     """Refuse, before any work, an output that is not a regular file (nor is its .part) or
-    that is a catalogue asking another question."""
+    that is a catalogue asking another question.  The catalogue there when it needs no
+    writing as it stands (a plain file in seed order, or a finished .gz), else None."""
     for candidate in {path, _working_file(path)}:
         _refuse_irregular(candidate)
-    if _is_packed(path) and _working_file(path).exists():
+    unfinished = _is_packed(path) and _working_file(path).exists()
+    if unfinished:
         path = _working_file(path)
     try:
         data = _unpacked(path, _read_file(path))
     except (FileNotFoundError, NotADirectoryError):
-        return  # nothing there yet (a parent that is a file is refused when the file is made)
+        return None  # nothing there yet
     except OSError as exc:
         raise UsurperError(f"cannot read catalogue {path}: {_reason(exc)}") from None
-    if not _is_new(data):
-        _check_header(_parse(path, data)[0], job)
+    if _is_new(data):
+        return None
+    catalogue, _, order = _parse(path, data)
+    _check_header(catalogue, job)
+    return None if unfinished or order != sorted(order) else catalogue
 
 
 def _is_new(data: bytes) -> bool:
@@ -494,21 +521,52 @@ def _write_line(fd: int, line: bytes) -> None:
     os.fsync(fd)
 
 
+def output_file(path: Path) -> Path:
+    """The file that writing `path` replaces, after the checks every output passes: a
+    symbolic link is followed to its target (so the link stays a link, and its target gets
+    the rows), something other than a regular file there (a FIFO, a device, a folder) is
+    refused rather than replaced, and the folder must exist: a mistyped path is an error, not
+    a new tree of folders.  Raises UsurperError in one line naming `path`."""
+    _refuse_irregular(path)  # through every link: /dev/stdout is a link to a pipe
+    target = Path(os.path.realpath(path)) if os.path.islink(path) else path
+    try:
+        _check_folder(target)
+    except OSError as exc:
+        raise UsurperError(f"cannot write {path}: {_reason(exc)}") from None
+    return target
+
+
+def _check_folder(path: Path) -> None:
+    """The folder `path` goes into exists (and is a folder): none is made."""
+    folder = path.parent
+    if folder.is_dir():
+        return
+    if folder.exists() or any(parent.exists() and not parent.is_dir() for parent in folder.parents):
+        raise NotADirectoryError(errno.ENOTDIR, f"{_nearest(folder)} is not a folder")
+    raise FileNotFoundError(errno.ENOENT, f"no folder {folder} (usurper makes no folders: create it first)")
+
+
+def _nearest(folder: Path) -> Path:
+    """The first of `folder` and its parents that is there (a file in the way)."""
+    return next(path for path in (folder, *folder.parents) if path.exists())
+
+
 def write_atomically(path: Path, write: Callable[[Any], Any]) -> Path:
     """Write a file through a temporary file beside it and os.replace: readers see the old
-    file or the whole new one, never a part.  A path that cannot be written raises
-    UsurperError in one line, leaving nothing behind."""
+    file or the whole new one, never a part.  `output_file` checks it first, so a link is
+    written through and a FIFO or a device is never replaced.  A path that cannot be written
+    raises UsurperError in one line, leaving nothing behind."""
+    target = output_file(path)
     temporary = None
     try:
-        _make_parent(path)
-        with tempfile.NamedTemporaryFile(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp",
+        with tempfile.NamedTemporaryFile(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp",
                                          delete=False) as handle:
             temporary = handle.name
             write(handle)
             handle.flush()
             os.fsync(handle.fileno())
         os.chmod(temporary, 0o644)
-        os.replace(temporary, path)
+        os.replace(temporary, target)
     except BaseException as exc:
         if temporary is not None:
             with contextlib.suppress(OSError):
@@ -516,28 +574,19 @@ def write_atomically(path: Path, write: Callable[[Any], Any]) -> Path:
         if isinstance(exc, OSError):
             raise UsurperError(f"cannot write {path}: {_reason(exc)}") from None
         raise
-    _fsync_dir(path.parent)
+    _fsync_dir(target.parent)
     return path
 
 
 def check_writable(path: Path) -> None:
     """Raise UsurperError in one line now where `path` could not be written at the end of a
-    long run: its folder is made and a temporary file tried beside it, and nothing is left
-    behind (an existing file at `path` is not touched)."""
+    long run (`output_file`'s checks, then a temporary file tried beside it); nothing is left
+    behind and an existing file at `path` is not touched."""
+    target = output_file(path)
     try:
-        if path.is_dir():
-            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
-        _make_parent(path)
-        tempfile.NamedTemporaryFile(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp").close()  # deletes it
+        tempfile.NamedTemporaryFile(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp").close()  # deletes it
     except OSError as exc:
         raise UsurperError(f"cannot write {path}: {_reason(exc)}") from None
-
-
-def _make_parent(path: Path) -> None:
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-    except FileExistsError:  # the parent is a file: mkdir's "File exists" would not say why
-        raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(path.parent)) from None
 
 
 def _reason(exc: BaseException) -> str:

@@ -19,8 +19,8 @@ from pathlib import Path
 
 from games.base import UsurperError
 from solver import search
-from solver.catalogue.job import Job, error_row, probe_engine, solve_seed
-from solver.catalogue.store import _check_existing, _Writer
+from solver.catalogue.job import ERROR, Job, error_row, probe_engine, solve_seed
+from solver.catalogue.store import _check_existing, _Writer, output_file
 from solver.seeds import SeedRanges
 
 #: Seeds in flight per Dask worker thread: enough to keep every worker busy, few enough
@@ -48,14 +48,21 @@ SCHEDULER_TIMEOUT = 10.0
 
 @dataclass
 class RunReport:
-    """What one run did: the seeds asked for, those already there, those added, and the
-    outcomes over the whole range."""
+    """What one run did: the seeds asked for, those already there, those added, the
+    outcomes over the whole range, and (where every row of the range is an ERROR) the
+    lowest seed's error message."""
 
     path: Path
     seeds: int
     already: int
     added: int
     outcomes: Counter
+    error: str | None = None
+
+    @property
+    def failed(self) -> bool:
+        """Every seed of the range is an ERROR row: the run answered nothing."""
+        return self.seeds > 0 and self.outcomes[ERROR] == self.seeds
 
 
 class Interrupted(Exception):
@@ -80,7 +87,9 @@ def run(path: str | os.PathLike, job: Job, seeds: Iterable[int], workers: int | 
     `on_start(todo, rows already in the file)` is called once before solving, and
     `on_row(row)` after each row is safely on disk.  `solve_one` is the per-seed function
     (a top-level function, so that it can be pickled).  Ctrl-C raises Interrupted.
-    Everything is checked before the file is created, so a refused run leaves no file.
+    Everything is checked before the file is created, so a refused run leaves no file; a
+    file holding every seed asked for already is not opened for writing at all.  `path` may
+    be a symbolic link: its target gets the rows (`output_file`).
     Worker processes start by forkserver (spawn where there is none), so a script that
     calls this must guard its own top level with `if __name__ == "__main__":`.
     """
@@ -92,7 +101,13 @@ def run(path: str | os.PathLike, job: Job, seeds: Iterable[int], workers: int | 
     if scheduler is not None and workers is not None:
         raise UsurperError("give --workers (a local pool) or --scheduler (a Dask cluster), not both")
     workers = workers or os.cpu_count() or 1
-    _check_existing(path, job)  # a foreign or mismatched file is refused before anyone is contacted
+    path = output_file(path)  # a link's target: the rows go there, the link stays
+    # a foreign or mismatched file is refused before anyone is contacted
+    existing = _check_existing(path, job)
+    if existing is not None and _has_every(existing.rows, seeds):
+        # Nothing left to write: the file is not opened for writing (it may be read-only).
+        on_start(0, existing.rows.values())
+        return _report(path, existing.rows, seeds, len(seeds), 0)
     client = _connect(scheduler) if scheduler else None
     try:
         with contextlib.closing(_Writer.open(path, job)) as book:
@@ -121,11 +136,23 @@ def run(path: str | os.PathLike, job: Job, seeds: Iterable[int], workers: int | 
             except KeyboardInterrupt:
                 raise Interrupted(path, sum(seed in seeds for seed in book.rows), len(seeds)) from None
             book.finish()
-            outcomes = Counter(row["outcome"] for seed, row in book.rows.items() if seed in seeds)
     finally:
         if client is not None:
             client.close()
-    return RunReport(path, len(seeds), already, added, outcomes)
+    return _report(path, book.rows, seeds, already, added)
+
+
+def _report(path: Path, rows: dict[int, dict], seeds: SeedRanges, already: int, added: int) -> RunReport:
+    outcomes = Counter(row["outcome"] for seed, row in rows.items() if seed in seeds)
+    report = RunReport(path, len(seeds), already, added, outcomes)
+    if report.failed:
+        report.error = rows[min(seed for seed in rows if seed in seeds)].get("error")
+    return report
+
+
+def _has_every(rows: dict[int, dict], seeds: SeedRanges) -> bool:
+    """Every seed of `seeds` has a row (counted, so that a long range is never listed)."""
+    return len(rows) >= len(seeds) and sum(seed in seeds for seed in rows) == len(seeds)
 
 
 def _rows_in_process(job: Job, seeds: Iterable[int], solve_one: Callable) -> Iterator[dict]:
@@ -311,18 +338,81 @@ def _mp_context():
 
 def _new_pool(workers: int, context, notes: frozenset[str] = frozenset()) -> ProcessPoolExecutor:
     return ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_start_worker,
-                               initargs=(notes,))
+                               initargs=(notes, os.getpid()))
 
 
-def _start_worker(notes: frozenset[str]) -> None:
+def _start_worker(notes: frozenset[str], run_pid: int) -> None:
     """Ctrl-C reaches the whole process group; only the parent acts on it (and then stops
     the workers), so that no worker prints a traceback or returns a half-made row.  A worker
     is born with SIGINT blocked (`_start_fork_server`); ignored now, it is unblocked, which
-    also drops a Ctrl-C that came meanwhile.  `notes`: those the parent printed already."""
+    also drops a Ctrl-C that came meanwhile.  `notes`: those the parent printed already.
+    `run_pid`: the run's process, which the worker must not outlive (`_end_with_the_run`)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     search.mark_noticed(notes)
+    _end_with_the_run(run_pid)
+
+
+def _end_with_the_run(run_pid: int) -> None:
+    """In a worker: end when the run's process ends, even by kill -9, which gives it no
+    chance to stop anyone.  Left alone, a worker waits for its next seed for good (it holds
+    both ends of its own task pipe, so never sees the run close it), the fork server waits
+    for the workers (each holds a copy of the pipe whose end tells it the run is gone), and
+    the resource tracker for both.  So the worker drops its copy of the fork server's
+    pipe, and the fork server then ends with the run; the kernel kills the worker when its
+    parent (the fork server, or the run itself without one) ends (Linux's parent-death
+    signal; elsewhere a thread watches for a new parent, at the latest once a seed is done).
+    With them gone, the resource tracker reads the end of its pipe and ends too."""
+    from multiprocessing import forkserver
+
+    lifeline = getattr(getattr(forkserver, "_forkserver", None), "_forkserver_alive_fd", None)  # no public handle
+    if lifeline is not None:
+        with contextlib.suppress(OSError):
+            os.close(lifeline)
+        forkserver._forkserver._forkserver_alive_fd = None
+    parent = os.getppid()
+    if not _die_with_parent():
+        threading.Thread(target=_exit_when_orphaned, args=(parent,), daemon=True).start()
+    if os.getppid() != parent or not _running(run_pid):  # it ended before the signal was set
+        os._exit(1)
+
+
+#: Linux's prctl option that names the signal a process gets when its parent ends.
+PR_SET_PDEATHSIG = 1
+
+
+def _die_with_parent() -> bool:
+    """Ask the kernel to kill this process when its parent ends (Linux); False elsewhere."""
+    import ctypes
+    import sys
+
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        return ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+#: Seconds between a worker's looks at its parent where the kernel cannot watch it.
+ORPHAN_POLL = 2.0
+
+
+def _exit_when_orphaned(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(ORPHAN_POLL)
+    os._exit(1)
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # there, but not ours to signal
+        return True
+    return True
 
 
 def _start_fork_server(context) -> None:

@@ -14,9 +14,8 @@ from games.base import UsurperError
 from games.devils_throne.rules import SELECT
 
 SEED = 42
-#: The person always types 1: the first listed action (at Select a held ace is the rank 1,
-#: which is the first action too).  More lines than any game needs.
-FIRST_ACTION = "1\n" * 60
+#: The person always types #1: the first listed action.  More lines than any game needs.
+FIRST_ACTION = "#1\n" * 60
 #: Per-node Q4 time of the equilibrium bot in tests: the first round falls back to greedy,
 #: later nodes solve in well under this.
 QUICK_SECONDS = 0.5
@@ -64,8 +63,9 @@ def test_three_players_against_greedy_bots():
 def test_quit_and_end_of_input_stop_early():
     *_, end, lines = play(2, "random", text="q\n")
     assert end.round == 1 and lines[-1] == "(quit; the game is not over)"
-    *_, end, lines = play(2, "random", text="7\n")  # seat 1 holds no 7 and lists 10 actions: the 7th
-    assert lines[-1] == "(end of input; the game is not over)"
+    *_, end, lines = play(2, "random", text="7\n")  # seat 1 holds no 7: refused, not the 7th listed
+    assert lines[-2].startswith("error: you hold no 7 (your ranks: A 2 3 ")
+    assert lines[-1] == "(end of input; the game is not over)" and end.round == 1
 
 
 def test_a_capital_q_is_the_queen_not_quit():
@@ -136,7 +136,7 @@ def test_cli_refuses_bots_for_a_solitaire():
 
 
 def test_undo_takes_back_the_persons_last_choice_and_the_bots_answers():
-    game, start, end, lines = play(2, "greedy", text="1\nu\n" + FIRST_ACTION)
+    game, start, end, lines = play(2, "greedy", text="#1\nu\n" + FIRST_ACTION)
     assert "undone: back to your last choice" in lines
     check_finished(game, start, end, lines)
     first_nodes = [line for line in lines if line.startswith("[1] ")]
@@ -170,7 +170,7 @@ def test_help_shows_the_legend_and_hint_gives_open_deal_advice():
 
 def test_a_hint_asked_again_at_the_same_node_is_given_at_once():
     """Asked twice, then again after the choice is undone: one search, three hints."""
-    lines = play_late("h\nh\n1\nu\nh\n" + FIRST_ACTION).splitlines()
+    lines = play_late("h\nh\n#1\nu\nh\n" + FIRST_ACTION).splitlines()
     hints = [line for line in lines if line.startswith("hint (open deal")]
     assert "undone: back to your last choice" in lines
     assert len(hints) == 3 and len(set(hints)) == 1
@@ -178,7 +178,7 @@ def test_a_hint_asked_again_at_the_same_node_is_given_at_once():
 
 
 def test_quitting_a_game_in_progress_asks_and_goes_on_unless_confirmed():
-    _, _, end, lines = play(2, "greedy", text="1\nq\nn\n1\nq\ny\n")
+    _, _, end, lines = play(2, "greedy", text="#1\nq\nn\n#1\nq\ny\n")
     assert lines.count("quit the game in progress? y quits, anything else goes on") == 2
     assert lines[-1] == "(quit; the game is not over)"
 
@@ -254,3 +254,16 @@ def test_ctrl_c_stops_a_hint_and_the_person_chooses_on():
         run.kill()
     assert "hint stopped; choose your action" in rest, (rest, errors)
     assert rest.rstrip().endswith("(quit; the game is not over)") and run.returncode == 0, (rest, errors)
+
+
+def test_a_prefix_of_moves_is_counted_and_kept_in_the_final_line():
+    game = make_game("devils-throne", ["players=2"])
+    start = game.initial_state(game.deal_from_seed(SEED))
+    first = tuple(game.greedy_action(start, seat) for seat in game.acting_players(start))
+    out = io.StringIO()
+    end = run_plain_simultaneous(game, start, 0, make_bots(game, start, 0, "greedy"), io.StringIO(FIRST_ACTION),
+                                 out, random.Random(7), played=[first])
+    lines = out.getvalue().splitlines()
+    assert lines[1].startswith("[2] ")
+    assert lines[-1].startswith(f"moves: {game.format_move(start, first)}; ")
+    check_finished(game, start, end, lines)

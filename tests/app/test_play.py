@@ -7,7 +7,7 @@ import pytest
 
 from app.play import PlaySession, run_plain, where_lost
 from games import make_game
-from games.base import UsurperError
+from games.base import MoveError, UsurperError
 from solver.search import Budget, solve
 from solver.verify import replay_text
 
@@ -193,3 +193,39 @@ def test_quitting_before_any_move_needs_no_confirmation():
     out = io.StringIO()
     run_plain(ADAMAN, start, io.StringIO("q\n1\n"), out)
     assert "quit the game in progress?" not in out.getvalue()
+
+
+def test_plain_play_after_a_prefix_counts_on_and_keeps_it_in_every_line():
+    """`play --moves A;B --plain`: the counter starts at 3, `m` and the final line hold the
+    prefix, and verify takes that line."""
+    from click.testing import CliRunner
+
+    from cli import usurper
+
+    start = ADAMAN.initial_state(ADAMAN.deal_from_seed(5))
+    first = ADAMAN.legal_moves(start)[0]
+    second = ADAMAN.legal_moves(ADAMAN.apply(start, first))[0]
+    prefix = ADAMAN.format_line(start, [first, second])
+    result = CliRunner().invoke(usurper, ["play", "adaman", "--seed", "5", "--moves", prefix, "--plain"],
+                                input="1\nm\nq\ny\n")
+    lines = result.output.splitlines()
+    assert result.exit_code == 0, result.output
+    assert lines[1].startswith("[3] ") and any(line.startswith("[4] ") for line in lines)
+    shown = [line for line in lines if line.startswith("moves: ") and ") " not in line]  # m's answer
+    assert len(shown) == 1 and shown[0].startswith(f"moves: {prefix}; ")
+    printed = lines[-1]
+    assert printed.startswith("moves so far: ") and printed[len("moves so far: "):] == shown[0][len("moves: "):]
+    verified = CliRunner().invoke(usurper, ["verify", "adaman", "--seed", "5", "--moves",
+                                            printed[len("moves so far: "):]])
+    assert verified.exit_code == 0 and verified.output.startswith("Legal, 3 moves")
+
+
+def test_a_move_typed_after_the_game_is_over_says_so_not_choose_1_to_0():
+    start, line, _ = optimal_line(ADAMAN, 5)
+    session = PlaySession(ADAMAN, start)
+    for move in line:
+        session.play_text(move)
+    assert session.legal() == []
+    for typed in ("1", line[0]):
+        with pytest.raises(MoveError, match="^the game is over: there is no move to play$"):
+            session.play_text(typed)

@@ -85,6 +85,8 @@ def test_the_fair_hint_in_play_keeps_its_two_second_limit_and_reads_nothing_of_t
         return Hint()
 
     class Hint:
+        move = None
+
         def lines(self):
             return ["Fair hint: x"]
 

@@ -512,6 +512,7 @@ def test_the_running_win_rate_ends_at_the_summary_figures_and_counts_each_seed_o
 def test_stats_command_prints_figures_and_plot_writes_a_whole_png(tmp_path):
     path = hand_made(tmp_path / "hand.jsonl")
     plot = tmp_path / "plots" / "hand.png"
+    plot.parent.mkdir()
     done = usurper("catalogue", "stats", str(path), "--plot", str(plot))
     assert done.returncode == 0, done.stderr
     assert "win rate      60.0 % of all seeds (75.0 % of the 8 decided)" in done.stdout
@@ -561,6 +562,7 @@ def test_pick_command_prints_the_seed_and_how_to_play_it(tmp_path):
 
 def test_catalogue_command_writes_rows_and_reports(tmp_path):
     path = tmp_path / "out" / "ra.jsonl"
+    path.parent.mkdir()
     done = usurper("catalogue", "royal-assassin", "--seeds", "0-9", "--out", str(path), "--max-states", "3000",
                    "--workers", "1")
     assert done.returncode == 0, done.stderr

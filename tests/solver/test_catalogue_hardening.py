@@ -7,6 +7,7 @@ how long anything took, so that they pass on a machine whose cores are all busy.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import gzip
 import json
@@ -20,8 +21,8 @@ from pathlib import Path
 
 import pytest
 from catalogue_helpers import ctrl_c_as_in_a_terminal, nap
+from cli_helpers import run_main
 
-import cli
 from games import make_game
 from games.base import UsurperError
 from solver import catalogue
@@ -61,17 +62,6 @@ def file_seeds(path: Path) -> list[int]:
     lines = data.decode().splitlines()
     assert json.loads(lines[0])["format"] == catalogue.FORMAT
     return [json.loads(line)["seed"] for line in lines[1:]]
-
-
-def run_main(monkeypatch, capsys, *args: str) -> tuple[int, str]:
-    """`usurper ARGS` through cli.main in this process: (exit code, stderr)."""
-    monkeypatch.setattr(sys, "argv", ["usurper", *args])
-    code = 0
-    try:
-        cli.main()
-    except SystemExit as exc:
-        code = exc.code or 0
-    return code, capsys.readouterr().err
 
 
 # ----- outputs and inputs that are not regular files --------------------------------------
@@ -162,15 +152,15 @@ def test_a_full_disk_is_one_line_naming_the_rows_kept_and_a_rerun_finishes(worke
             "--workers", workers]
     with monkeypatch.context() as patch:
         disk_full_after(3, patch)
-        code, stderr = run_main(patch, capsys, *args)
-    lines = stderr.strip().splitlines()
-    assert code == 2 and len(lines) == 1, stderr
+        done = run_main(patch, capsys, *args)
+    lines = done.stderr.strip().splitlines()
+    assert done.returncode == 2 and len(lines) == 1, done.stderr
     assert lines[0] == (f"usurper: error: cannot write {path}: No space left on device; the 3 rows already in it "
                         "are safe, re-run the same command to resume")
     kept = catalogue.read(path).rows
     assert len(kept) == 3 and len(file_seeds(path)) == 3  # the half line is gone
-    code, stderr = run_main(monkeypatch, capsys, *args)
-    assert code == 0, stderr
+    done = run_main(monkeypatch, capsys, *args)
+    assert done.returncode == 0, done.stderr
     assert file_seeds(path) == list(range(10))
     rows = catalogue.read(path).rows
     assert all(rows[seed] == row for seed, row in kept.items())
@@ -188,10 +178,11 @@ def test_a_full_disk_while_the_header_is_written_is_one_line_and_a_rerun_starts_
 
     with monkeypatch.context() as patch:
         patch.setattr(store, "_write_line", no_room)
-        code, stderr = run_main(patch, capsys, *args)
-    assert code == 2 and stderr.strip() == f"usurper: error: cannot write {path}: No space left on device", stderr
-    code, stderr = run_main(monkeypatch, capsys, *args)
-    assert code == 0, stderr
+        done = run_main(patch, capsys, *args)
+    assert done.stderr.strip() == f"usurper: error: cannot write {path}: No space left on device", done.stderr
+    assert done.returncode == 2
+    done = run_main(monkeypatch, capsys, *args)
+    assert done.returncode == 0, done.stderr
     assert file_seeds(path) == [0, 1, 2]
 
 
@@ -263,6 +254,66 @@ def test_ctrl_c_while_the_run_starts_stops_cleanly_and_the_file_resumes(moment, 
     assert resumed.returncode == 0, resumed.stderr
     again = file_seeds(path)
     assert len(again) == len(set(again)) and set(range(4)) | set(seeds) == set(again)
+
+
+def descendants(pid: int) -> dict[int, str]:
+    """Every process below `pid`, with its start time (so that a reused number is not it)."""
+    found, todo = {}, [pid]
+    while todo:
+        for child in children(todo.pop()):
+            found[child] = started_at(child)
+            todo.append(child)
+    return found
+
+
+def started_at(pid: int) -> str:
+    try:
+        return (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[19]
+    except (OSError, IndexError):
+        return ""
+
+
+def still_running(processes: dict[int, str]) -> list[str]:
+    """Those of `processes` still there and not a zombie (an orphan's zombie waits for a reaper
+    that may not reap), by their command lines."""
+    left = []
+    for pid, start in processes.items():
+        try:
+            state = (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if state != "Z" and started_at(pid) == start:
+            left.append(command_line(pid))
+    return left
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="looks for the run's processes in /proc")
+def test_a_run_killed_with_kill_9_leaves_no_process_behind(tmp_path):
+    """kill -9 gives the run no chance to stop its workers: they, the fork server and the
+    resource tracker must each notice it is gone and end."""
+    path = tmp_path / "adaman.jsonl"
+    command = [sys.executable, "-c", "import cli; cli.main()", "catalogue", "adaman", "--seeds", "0-299",
+               "--out", str(path), "--max-states", "150000", "--workers", "2"]
+    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                               start_new_session=True)
+    try:
+        deadline = time.monotonic() + HANG
+        while process.poll() is None and not worker_started(process.pid):
+            assert time.monotonic() < deadline, f"no worker within {HANG} s"
+            time.sleep(0.01)
+        below = descendants(process.pid)
+        assert any("resource_tracker" in command_line(pid) for pid in below)
+        assert len(below) >= 3, below  # the tracker, the fork server and a worker at least
+        process.kill()
+        process.wait(timeout=HANG)
+        deadline = time.monotonic() + HANG
+        while still_running(below):
+            assert time.monotonic() < deadline, f"still there {HANG} s after the kill: {still_running(below)}"
+            time.sleep(0.1)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)  # whatever is left, so that a failure leaks nothing
+        process.wait()
 
 
 def test_a_stopped_pool_leaves_no_thread_behind(tmp_path):
