@@ -35,18 +35,25 @@ def main() -> None:
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
     except click.exceptions.NoArgsIsHelpError as exc:  # `usurper`, `usurper catalogue`: the help, not an error
-        click.echo(exc.ctx.get_help())
+        echo(exc.ctx.get_help())
         sys.exit(0)
     except (click.ClickException, UsurperError) as exc:
         message = exc.format_message() if isinstance(exc, click.ClickException) else str(exc)
-        click.echo(f"usurper: error: {readable(' '.join(message.split()))}", err=True)
+        echo(f"usurper: error: {readable(' '.join(message.split()))}", err=True)
         sys.exit(EXIT_USER_ERROR)
     except MemoryError:
-        click.echo("usurper: error: out of memory (a smaller --max-memory, or fewer --workers)", err=True)
+        echo("usurper: error: out of memory (a smaller --max-memory, or fewer --workers)", err=True)
         sys.exit(EXIT_USER_ERROR)
     except (click.Abort, KeyboardInterrupt):
-        click.echo("usurper: interrupted", err=True)
+        echo("usurper: interrupted", err=True)
         sys.exit(130)
+
+
+def echo(text: str, err: bool = False) -> None:
+    """Print a line to sys.stdout (or sys.stderr) itself, whose suit symbols become letters
+    where the stream cannot show them (app.reports.plain_letters_where_needed): click.echo
+    would rewrap an ASCII stream as UTF-8."""
+    click.echo(text, file=sys.stderr if err else sys.stdout)
 
 
 def _print_version(ctx: click.Context, _param, value: bool) -> None:
@@ -58,7 +65,7 @@ def _print_version(ctx: click.Context, _param, value: bool) -> None:
         version = metadata.version("usurper")
     except metadata.PackageNotFoundError:
         version = "unknown (not installed)"
-    click.echo(f"usurper {version}")
+    echo(f"usurper {version}")
     ctx.exit(0)
 
 
@@ -109,7 +116,7 @@ def deal(game, seed, deal_text, variants, players, suits, as_json):
     """Print the deal of a seed as deal text (top of the deck first)."""
     rules, cards = load_deal(game, seed, deal_text, variants)
     text = rules.format_deal(cards)
-    click.echo(as_json_text({"game": rules.name, "variant": rules.variant, "seed": seed, "deal": text})
+    echo(as_json_text({"game": rules.name, "variant": rules.variant, "seed": seed, "deal": text})
                if as_json else text)
 
 
@@ -125,7 +132,7 @@ def show(game, seed, deal_text, variants, players, suits, moves, reveal, as_json
     rules, cards = load_deal(game, seed, deal_text, variants)
     state = rules.initial_state(cards)
     state = rules.apply_line(state, rules.parse_line(state, moves)) if moves.strip() else state
-    click.echo(as_json_text(position_report(rules, state, reveal)) if as_json else rules.render(state, reveal=reveal))
+    echo(as_json_text(position_report(rules, state, reveal)) if as_json else rules.render(state, reveal=reveal))
 
 
 @usurper.command("solve")
@@ -153,7 +160,7 @@ def solve_command(game, seed, deal_text, variants, players, suits, time_limit, m
     budget = Budget(time_limit, max_states, max_table, max_memory, replace_when_full)
     report = solve_report(rules, cards, rules.initial_state(cards), seed, "winnable" if winnable_only else "optimal",
                           seat - 1, tuple(questions), engine, budget, at_least)
-    click.echo(as_json_text(report) if as_json else "\n".join(format_solve(report)))
+    echo(as_json_text(report) if as_json else "\n".join(format_solve(report)))
 
 
 @usurper.command()
@@ -195,7 +202,7 @@ def hint(game, seed, deal_text, variants, players, suits, time_limit, max_states
         rules = make_game(game, variants)
         advice = fair_hint(rules, parse_visible(rules, visible_text), samples=samples, rng=rng,
                            time_limit=time_limit)
-        click.echo(as_json_text(advice.report()) if as_json
+        echo(as_json_text(advice.report()) if as_json
                    else "\n".join([f"Position: {advice.position}", *advice.lines()]))
         return
     rules, cards = load_deal(game, seed, deal_text, variants)
@@ -205,7 +212,7 @@ def hint(game, seed, deal_text, variants, players, suits, time_limit, max_states
     budget = Budget(time_limit, max_states, max_table, max_memory)
     if rules.game_type.simultaneous:
         lines, report = seat_hint(rules, state, budget)
-        click.echo(as_json_text(report) if as_json else "\n".join(lines))
+        echo(as_json_text(report) if as_json else "\n".join(lines))
         return
     # One --time-limit for the whole answer: the hint first, then where the moves played lost.
     reviewed = played and (review or not fair)
@@ -214,12 +221,12 @@ def hint(game, seed, deal_text, variants, players, suits, time_limit, max_states
         advice = fair_hint_for_state(rules, state, samples=samples, rng=rng, time_limit=deadline.first_share())
         lost = where_lost(rules, start, played, budget, deadline.end) if review else None
         reviewed_lines = [review_line(lost, len(played))] if review else []
-        click.echo(as_json_text({**advice.report(), **({"lost": lost} if review else {})}) if as_json
+        echo(as_json_text({**advice.report(), **({"lost": lost} if review else {})}) if as_json
                    else "\n".join([f"Position: {advice.position}", *advice.lines(), *reviewed_lines]))
         return
     report = clairvoyant_report(rules, state, engine, replace(budget, time_limit=deadline.first_share()))
     report["lost"] = where_lost(rules, start, played, budget, deadline.end)
-    click.echo(as_json_text(report) if as_json else "\n".join(format_clairvoyant(report)))
+    echo(as_json_text(report) if as_json else "\n".join(format_clairvoyant(report)))
 
 
 @usurper.command()
@@ -277,7 +284,7 @@ def verify(game, seed, deal_text, variants, players, suits, moves, as_json):
 
     rules, cards = load_deal(game, seed, deal_text, variants)
     report = verify_report(rules, rules.initial_state(cards), moves)
-    click.echo(as_json_text({k: v for k, v in report.items() if k != "outcome"}) if as_json
+    echo(as_json_text({k: v for k, v in report.items() if k != "outcome"}) if as_json
                else format_verify(report))
     if not report["legal"]:  # a finding about the line, not a usage error: exit 1 (README, verify)
         sys.exit(1)
@@ -315,7 +322,7 @@ def bench(game, seeds, mode, engine, time_limit, baseline, baseline_limit, varia
 
     report, lines = run_bench(make_game(game, variants), seeds, mode, engine, time_limit, baseline, baseline_limit,
                               quick, verbose, policies, samples, budgets, plot_path)
-    click.echo(as_json_text(report) if as_json else "\n".join(lines))
+    echo(as_json_text(report) if as_json else "\n".join(lines))
 
 
 class GameOrCommand(click.Group):
@@ -396,23 +403,22 @@ def catalogue_run(game, seeds, out, variants, mode, engine, time_limit, max_stat
     except catalogues.Interrupted as exc:
         if "bar" in progress:
             progress["bar"].close()
-        click.echo(f"usurper: {exc}", err=True)
+        echo(f"usurper: {exc}", err=True)
         sys.exit(130)
     finally:
         if "bar" in progress:
             progress["bar"].close()
     if as_json:
-        click.echo(as_json_text({"out": str(out), "game": job.game, "variants": list(job.variants),
+        echo(as_json_text({"out": str(out), "game": job.game, "variants": list(job.variants),
                                  "seeds": len(seed_range), "solved_now": report.added, "already": report.already,
                                  "outcomes": {name: report.outcomes[name] for name in catalogues.OUTCOMES}}))
     else:
         outcomes = ", ".join(f"{report.outcomes[name]:,} {name}" for name in catalogues.OUTCOMES)
-        click.echo(f"{out}: {count(len(seed_range), 'seed')} of {job.title}: {report.added:,} solved now, "
-                   f"{report.already:,} already there; {outcomes}")
-        click.echo(f"Figures: usurper catalogue stats {shlex.quote(str(out))}")
+        echo(f"{out}: {count(len(seed_range), 'seed')} of {job.title}: {report.added:,} solved now, "
+             f"{report.already:,} already there; {outcomes}")
+        echo(f"Figures: usurper catalogue stats {shlex.quote(str(out))}")
     if report.failed:  # a run that answered nothing has failed, whatever it wrote (docs/catalogue.md)
-        click.echo(f"usurper: error: every seed is an ERROR row, e.g. {readable(report.error or 'no message')}",
-                   err=True)
+        echo(f"usurper: error: every seed is an ERROR row, e.g. {readable(report.error or 'no message')}", err=True)
         sys.exit(EXIT_RUN_FAILED)
 
 
@@ -447,11 +453,11 @@ def catalogue_stats(files, plot, as_json, undecided, unproven):
         catalogues.plot(book, plot)
         summary["plot"] = str(plot)
     if as_json:
-        click.echo(as_json_text(summary))
+        echo(as_json_text(summary))
         return
-    click.echo("\n".join(catalogues.format_summary(summary)))
+    echo("\n".join(catalogues.format_summary(summary)))
     if plot is not None:
-        click.echo(f"plot          {plot}")
+        echo(f"plot          {plot}")
 
 
 def _print_seeds_left(book, which: str, as_json: bool) -> None:
@@ -462,12 +468,12 @@ def _print_seeds_left(book, which: str, as_json: bool) -> None:
     seeds = (catalogues.undecided_seeds if which == "undecided" else catalogues.unproven_seeds)(book)
     files = " + ".join(str(path) for path in book.sources or (book.path,))
     if as_json:
-        click.echo(as_json_text({"catalogue": files, "which": which, "seeds": catalogues.seed_list(seeds),
-                                 "count": len(seeds)}))
+        echo(as_json_text({"catalogue": files, "which": which, "seeds": catalogues.seed_list(seeds),
+                           "count": len(seeds)}))
     elif seeds:
-        click.echo(catalogues.seed_list(seeds))
+        echo(catalogues.seed_list(seeds))
     else:
-        click.echo(f"usurper: note: no {which} seed in {files} ({count(len(book.rows), 'seed')})", err=True)
+        echo(f"usurper: note: no {which} seed in {files} ({count(len(book.rows), 'seed')})", err=True)
 
 
 @usurper.command()
@@ -487,7 +493,7 @@ def pick(game, winnable, min_score, catalogue_file, variants, random_seed, as_js
     from app.reports import format_pick, pick_report
 
     report = pick_report(make_game, game, variants, catalogue_file, winnable, min_score, random.Random(random_seed))
-    click.echo(as_json_text(report) if as_json else "\n".join(format_pick(report)))
+    echo(as_json_text(report) if as_json else "\n".join(format_pick(report)))
 
 
 def option_defaulted(name: str) -> bool:

@@ -15,6 +15,7 @@ from dataclasses import replace
 from typing import Any
 
 from app.bots import HINT_SECONDS, coalition_advice, mix_text
+from games.base import SYMBOL_LETTERS as SUIT_LETTERS
 from games.base import WON, Game, UsurperError
 from solver.analysis import SeatQuestions, analyse, check_floor
 from solver.search import Budget, SolveResult, shared_budgets
@@ -63,8 +64,9 @@ def position_report(game: Game, state: Any, reveal: bool) -> dict:
             "score": outcome.score if outcome else None, "outcome": outcome.text() if outcome else None}
 
 
-#: What a suit symbol becomes on a stream that cannot show it (an ASCII terminal or pipe).
-SYMBOL_LETTERS = {"♣": "C", "♦": "D", "♥": "H", "♠": "S", "—": "-", "–": "-", "…": "..."}
+#: What a suit symbol becomes on a stream that cannot show it (an ASCII terminal or pipe):
+#: the letters every parser reads back (`3♦` -> `3D`, `Journey 3 ☾≈` -> `Journey 3 MoWa`).
+SYMBOL_LETTERS = {**SUIT_LETTERS, "—": "-", "–": "-", "…": "..."}
 
 
 def _letters(error: UnicodeEncodeError) -> tuple[str, int]:
@@ -77,7 +79,8 @@ codecs.register_error("usurper-letters", _letters)
 
 def plain_letters_where_needed(*streams: Any) -> None:
     """Streams whose encoding cannot show the suit symbols write letters instead (3♦ -> 3D),
-    so that every command works on an ASCII terminal or pipe."""
+    so that every command works on an ASCII terminal or pipe.  The commands write to these
+    streams themselves (cli.echo): click.echo would rewrap an ASCII stream as UTF-8."""
     for stream in streams:
         try:
             "".join(SYMBOL_LETTERS).encode(stream.encoding or "ascii")
@@ -347,9 +350,21 @@ def pick_report(build, game: str, variants, catalogue_file, winnable: bool, min_
     book = catalogues.read_all(paths)
     catalogues.check_matches(book, job)
     row, matches = catalogues.pick_row(book, winnable, min_score, rng)
+    if row.get("first_move"):
+        row = {**row, "first_move": _as_shown(build(job.game, job.variants), row["seed"], row["first_move"])}
     return {"game": job.game, "variants": list(job.variants), "title": job.title, "flags": flags,
             "catalogue": " + ".join(str(source) for source in book.sources), "matches": matches,
             "seeds": len(book.rows), **row}
+
+
+def _as_shown(game: Game, seed: int, move: str) -> str:
+    """A first move stored in a catalogue, written as the game shows moves now (Adaman's
+    cards with their ranks and suits); as stored where it does not read back."""
+    try:
+        state = game.initial_state(game.deal_from_seed(seed))
+        return game.format_move(state, game.parse_move(state, move))
+    except UsurperError:
+        return move
 
 
 def format_pick(report: dict) -> list[str]:

@@ -32,10 +32,9 @@ from textual.widgets.option_list import Option
 
 from app.background import Job
 from app.play import FAIR_SECONDS, PlaySession
-from games.base import UsurperError
+from games.base import DECKTET_SUIT_SYMBOLS, SUIT_SYMBOLS, UsurperError
 from solver.fair import FAIR_SAMPLES, move_words
 
-SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 PLAYING_CARD = re.compile(r"\b(10|[2-9AJQK])([CDHS])\b")
 POLL_SECONDS = 0.1
 #: The smallest terminal (columns, lines) the full screen is drawn for; below it the screen
@@ -404,12 +403,12 @@ def with_symbols(text: str) -> str:
 
 
 def render_rows(position: str) -> str:
-    """One row a line: Decktet cards in brackets (`Capital    [Origin] [Sailor]`), playing
-    cards with their suit symbols (`QC[A7:7D D3:3C]` -> `Q♣[A7:7♦ D3:3♣]`)."""
+    """One row a line: Decktet cards in brackets (`Capital    [Origin 2 ≈❦] [Sailor 4 ≈❦]`),
+    playing cards with their suit symbols (`QC[A7:7D D3:3C]` -> `Q♣[A7:7♦ D3:3♣]`)."""
     lines = []
     for section in position.split("; "):
         name, _, body = section.partition(": ")
-        if ", " in body:
+        if ", " in body or body[-1:] in DECKTET_SUIT_SYMBOLS.values():  # a row of Decktet cards, or one
             body = " ".join(f"[{card}]" for card in body.split(", "))
         else:
             body = with_symbols(body)

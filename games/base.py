@@ -90,6 +90,15 @@ Deal = tuple
 State = Any
 Move = Any
 
+#: How the games show suits (games.decks): a symbol each on every screen, and on a stream that
+#: cannot show them (an ASCII terminal or pipe) the letters every reader takes back
+#: (`SYMBOL_LETTERS`: `3♦` -> `3D`, `Journey 3 ☾≈` -> `Journey 3 MoWa`).
+SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+DECKTET_SUIT_SYMBOLS = {"Moons": "☾", "Suns": "☼", "Waves": "≈", "Leaves": "❦", "Wyrms": "⚕", "Knots": "∞"}
+DECKTET_SUIT_LETTERS = {"Moons": "Mo", "Suns": "Su", "Waves": "Wa", "Leaves": "Le", "Wyrms": "Wy", "Knots": "Kn"}
+SYMBOL_LETTERS = {**{symbol: letter for letter, symbol in SUIT_SYMBOLS.items()},
+                  **{DECKTET_SUIT_SYMBOLS[suit]: letters for suit, letters in DECKTET_SUIT_LETTERS.items()}}
+
 
 class UsurperError(Exception):
     """A problem with the user's input; the CLI prints it on one line and exits 2."""

@@ -6,16 +6,18 @@ is only a canonical order, Ace = 1 and Crown = 10 (ruling R14), Pawns and Courts
 The 52-card deck (plus Jokers) is in canonical order C, D, H, S, and within a suit
 A, 2 … 10, J, Q, K; the Joker comes after it.  Cards are written rank then suit (`10H`,
 `QS`, `AC`; `T` is accepted for ten, suits may also be typed as ♣ ♦ ♥ ♠), the Joker `JK`.
+Deal texts write the letters; positions, boards and moves show the symbols (`shown`).
 """
 
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from games.base import DealError
+from games.base import DECKTET_SUIT_LETTERS, DECKTET_SUIT_SYMBOLS, SUIT_SYMBOLS, DealError
 
 SUITS = ("Moons", "Suns", "Waves", "Leaves", "Wyrms", "Knots")
 
@@ -104,9 +106,47 @@ def decktet_lookup() -> dict[str, DecktetCard]:
     return table
 
 
+# A Decktet card shows its suits as symbols, or on a stream that cannot show them as the two
+# letters the Aces' codes use (`Journey 3 ☾≈`, in ASCII `Journey 3 MoWa`): games.base.
+_SUIT_MARK = "|".join([*DECKTET_SUIT_SYMBOLS.values(), *DECKTET_SUIT_LETTERS.values()])
+#: A card's decoration after its name: the rank, then its suits as symbols or letters.
+DECKTET_DECORATION = re.compile(rf"\s*(?P<rank>\d+)\s*(?P<suits>(?:(?:{_SUIT_MARK})\s*)*)$", re.IGNORECASE)
+_SUIT_OF_MARK = {mark.lower(): suit for table in (DECKTET_SUIT_SYMBOLS, DECKTET_SUIT_LETTERS)
+                 for suit, mark in table.items()}
+
+
+def decktet_label(card: DecktetCard) -> str:
+    """A card as every screen shows it: name, rank and suit symbols (`Journey 3 ☾≈`,
+    `Ace of Moons 1 ☾`); the Excuse, which has neither rank nor suit, by its name."""
+    if not card.suits:
+        return card.name
+    return f"{card.name} {card.rank} " + "".join(DECKTET_SUIT_SYMBOLS[suit] for suit in card.suits)
+
+
+def read_decktet(text: str, lookup: Mapping[str, DecktetCard]) -> DecktetCard | None:
+    """The card `text` names: a name or code, bare or decorated as `decktet_label` writes it
+    (symbols or letters, any case and spacing); None for no card.  A decoration that does
+    not match the card raises DealError: `Journey 4 ☾≈` is a typo, not the Journey."""
+    words = text.strip()
+    card = lookup.get(words.lower())
+    if card is not None:
+        return card
+    decoration = DECKTET_DECORATION.search(words)
+    if decoration is None or decoration.start() == 0:
+        return None
+    card = lookup.get(words[:decoration.start()].strip().lower())
+    if card is None:
+        return None
+    marks = re.findall(_SUIT_MARK, decoration.group("suits"), re.IGNORECASE)
+    suits = sorted(_SUIT_OF_MARK[mark.lower()] for mark in marks)
+    if int(decoration.group("rank")) != card.rank or suits != sorted(card.suits):
+        raise DealError(f"{words!r} does not match the card: {card.name} is rank {card.rank}, "
+                        + " and ".join(card.suits or ["no suit"]))
+    return card
+
+
 PLAYING_SUITS = "CDHS"
 PLAYING_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 
 
 @dataclass(frozen=True)
@@ -120,6 +160,13 @@ class PlayingCard:
     @property
     def name(self) -> str:
         return "JK" if not self.rank else PLAYING_RANKS[self.rank - 1] + self.suit
+
+
+def shown(name: str) -> str:
+    """A playing card as every screen shows it, its suit as a symbol (`10H` -> `10♥`; the
+    Joker `JK` as it is); an ASCII stream writes the letter back (app.reports), and every
+    reader takes both."""
+    return name[:-1] + SUIT_SYMBOLS[name[-1]] if name[-1:] in SUIT_SYMBOLS else name
 
 
 STANDARD_DECK = tuple(

@@ -170,8 +170,8 @@ def test_a_bad_suit_list_names_the_bad_suit(suits, named):
 
 
 # ----- show --reveal shows what is face down ---------------------------------------------------------
-@pytest.mark.parametrize("game, tail", [("adaman", "Deck, top first: Journey, Sea, Windfall"),
-                                        ("royal-assassin", "Stock, top first: 3D JD 8S")])
+@pytest.mark.parametrize("game, tail", [("adaman", "Deck, top first: Journey 3 ☾≈, Sea 10 ≈, Windfall 10 ∞"),
+                                        ("royal-assassin", "Stock, top first: 3♦ J♦ 8♠")])
 def test_show_reveal_adds_the_face_down_cards_in_order(game, tail):
     hidden = usurper("show", game, "--seed", "1").stdout
     shown = usurper("show", game, "--seed", "1", "--reveal").stdout

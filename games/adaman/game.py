@@ -15,7 +15,7 @@ from games.adaman import notation, rules, visible
 from games.adaman.bounds import AdamanBounds
 from games.adaman.rules import AdamanRules, AdamanState
 from games.base import CompiledLimits, CompiledMissing, CompiledRun, Game
-from games.decks import EXCUSE, shuffled
+from games.decks import DECKTET_SUIT_SYMBOLS, EXCUSE, shuffled
 
 
 class Adaman(AdamanBounds, AdamanRules, Game):
@@ -72,10 +72,13 @@ class Adaman(AdamanBounds, AdamanRules, Game):
         return f"{text}; Deck, top first: {notation.card_names(state.deal.cards[state.dealt:])}"
 
     def legend(self) -> str:
+        suits = ", ".join(f"{symbol} {suit}" for suit, symbol in DECKTET_SUIT_SYMBOLS.items())
         return ("Rows: the Capital (cards to control), Resources (cards to pay with), the Palace "
-                "(personalities waiting; a sixth loses utterly), Controlled and Spent.  A move "
-                "'Painter <- Battle + Pact' pays Battle and Pact from Resources to control the Painter: "
-                "the ranks must reach its rank, each card sharing a suit with it.")
+                "(personalities waiting; a sixth loses utterly), Controlled and Spent.  Each card shows its "
+                f"rank and suits: Journey 3 ☾≈ is rank 3, Moons and Waves ({suits}).  A move "
+                "'Painter 3 ☼∞ <- Battle 4 ⚕∞ + Pact 9 ☾☼' pays Battle and Pact from Resources to control the "
+                "Painter: the ranks paid must reach its rank, each card sharing a suit with it.  Type a move's "
+                "number, or the move with or without the ranks and suits ('Painter <- Battle + Pact').")
 
     # ----- what a player sees (fair hints, play) ----------------------------------------
     def visible_positions(self) -> ModuleType:

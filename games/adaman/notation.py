@@ -5,6 +5,10 @@ personalities Watchman, Light Keeper, Consul, P1).  Deals: card names or codes s
 commas, semicolons or new lines, top first.  Moves: `Target <- Card + Card` (§5.1), or
 `Excuse: Card` at an Excuse choice (§9.1); names or codes, any case.  A position's text is
 the visible-position notation (games/adaman/visible.py).
+
+Every card shown carries its rank and suits (`Journey 3 ☾≈`: games.decks.decktet_label;
+`Journey 3 MoWa` where the stream cannot show the symbols), and reads back as written: a
+card is its name or code, bare or so decorated (games.decks.read_decktet).
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from collections.abc import Sequence
 
 from games.adaman.rules import EXCUSE_BIT, EXTRA_PERSONALITIES, RANK, SHARES, AdamanRules, AdamanState, bits, rank_sum
 from games.base import DealError, MoveError, VariantError
-from games.decks import DECKTET, decktet_lookup, parse_card_list
+from games.decks import DECKTET, decktet_label, decktet_lookup, parse_card_list, read_decktet
 
 LOOKUP = decktet_lookup()
 
@@ -42,6 +46,8 @@ def parse_variants(variants: Sequence[str]) -> tuple[bool, str | frozenset]:
                     raise VariantError(
                         f"pawns_courts personality {person!r} is not one of Watchman, Light Keeper, Consul"
                     )
+                if card in chosen:  # `Watchman+Watchman`: a typo for another personality?
+                    raise VariantError(f"pawns_courts personality {card.name} is named twice")
                 chosen.add(card)
             pawns_courts = frozenset(chosen)
         else:
@@ -72,7 +78,14 @@ def parse_deal(text: str, cards: tuple) -> tuple:
     if "," not in listed and len(listed.split()) > 1 and listed.strip().lower() not in LOOKUP:
         raise DealError("separate cards with commas (or semicolons or new lines): card names such as "
                         "'Ace of Moons' hold spaces")
-    return parse_card_list(listed, LOOKUP, cards)
+    return parse_card_list(",".join(_bare_name(name) for name in listed.split(",")), LOOKUP, cards)
+
+
+def _bare_name(text: str) -> str:
+    """A card of a deal by its name: a card typed with its rank and suits (as shown) becomes
+    its name; anything else is left for parse_card_list to name the problem."""
+    card = read_decktet(text, LOOKUP) if text.strip() else None
+    return card.name if card is not None else text
 
 
 def format_deal(deal: tuple) -> str:
@@ -81,10 +94,16 @@ def format_deal(deal: tuple) -> str:
 
 # ----- moves ------------------------------------------------------------------------------
 def format_move(move: tuple[int, int]) -> str:
+    """`Painter 3 ☼∞ <- Battle 4 ⚕∞`, `Excuse: Castle 7 ☼∞`: every card with its rank and suits."""
     target, payment = move
     if not payment:
-        return f"Excuse: {DECKTET[target].name}"
-    return f"{DECKTET[target].name} <- " + " + ".join(DECKTET[i].name for i in bits(payment))
+        return f"Excuse: {label(target)}"
+    return f"{label(target)} <- " + " + ".join(label(i) for i in bits(payment))
+
+
+def label(index: int) -> str:
+    """The card of index `index` with its rank and suits (`Journey 3 ☾≈`)."""
+    return decktet_label(DECKTET[index])
 
 
 def parse_move(game: AdamanRules, state: AdamanState, text: str) -> tuple[int, int]:
@@ -106,15 +125,22 @@ def parse_move(game: AdamanRules, state: AdamanState, text: str) -> tuple[int, i
     target = card_index(game, left)
     payment = 0
     for name in right.split("+"):
-        payment |= 1 << card_index(game, name)
+        card = card_index(game, name)
+        if payment >> card & 1:  # a card is paid once: `Battle + Battle` is no payment of 8
+            raise MoveError(f"{DECKTET[card].name} is named twice in the payment")
+        payment |= 1 << card
     if (target, payment) in legal:
         return target, payment
     raise MoveError(why_illegal(state, target, payment))
 
 
 def card_index(game: AdamanRules, name: str) -> int:
-    """The index of a card of this variant's deck named in a move; MoveError otherwise."""
-    card = LOOKUP.get(name.strip().lower())
+    """The index of a card of this variant's deck named in a move (bare or with its rank and
+    suits); MoveError otherwise."""
+    try:
+        card = read_decktet(name, LOOKUP)
+    except DealError as exc:
+        raise MoveError(str(exc)) from None
     if card is None or card not in game.cards:
         raise MoveError(f"unknown card {name.strip()!r}")
     return card.index
@@ -129,15 +155,15 @@ def why_illegal(state: AdamanState, target: int, payment: int) -> str:
         if not state.resources >> index & 1:
             return f"{DECKTET[index].name} is not in Resources"
         if not SHARES[target] >> index & 1:
-            return f"{DECKTET[index].name} shares no suit with {target_name}"
+            return f"{label(index)} shares no suit with {label(target)}"
     return f"the payment totals {rank_sum(payment)}, less than {target_name}'s rank {RANK[target]}"
 
 
 def card_names(indices) -> str:
-    """Cards in the order given ('-': none)."""
-    return ", ".join(DECKTET[i].name for i in indices) or "-"
+    """Cards in the order given, with their ranks and suits ('-': none)."""
+    return ", ".join(label(i) for i in indices) or "-"
 
 
 def names(mask: int) -> str:
-    """The cards of a row, in ID order ('-': none)."""
-    return ", ".join(DECKTET[i].name for i in bits(mask)) or "-"
+    """The cards of a row, in ID order, with their ranks and suits ('-': none)."""
+    return card_names(bits(mask))

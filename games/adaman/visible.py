@@ -1,10 +1,11 @@
 """Adaman as a player at the table sees it: the rows, the controlled personalities and the
 spent cards are face up; the deck's contents follow (every other card), its order does not.
 
-Notation (one line, sections separated by ';', in any order; card names or codes):
+Notation (one line, sections separated by ';', in any order; card names or codes, bare or
+with their ranks and suits as every screen shows them):
 
-    Deck: 17 left; Capital: Author, Desert, ...; Resources: ...; Palace: ...;
-    Controlled: Painter; Spent: Ace of Moons, Origin
+    Deck: 17 left; Capital: Author 2 ☾∞, Desert 2 ☼⚕, ...; Resources: ...; Palace: ...;
+    Controlled: Painter 3 ☼∞; Spent: Ace of Moons 1 ☾, Origin 2 ≈❦
 
 It is `describe`'s text plus a `Spent:` section, so a position copied from `describe` reads
 back once the spent cards are named.  `-` is an empty row.  `Deck: N left` is optional and,
@@ -41,7 +42,7 @@ from games.adaman.rules import (
     rank_sum,
 )
 from games.base import DealError
-from games.decks import DECKTET
+from games.decks import DECKTET, read_decktet
 
 ROWS = ("Capital", "Resources", "Palace", "Controlled", "Spent")
 
@@ -144,7 +145,7 @@ def _deck_count(body: str) -> int:
 
 
 def _card(game: AdamanRules, word: str) -> int:
-    card = LOOKUP.get(word.strip().lower())
+    card = read_decktet(word, LOOKUP)
     if card is None:
         raise DealError(f"unknown card {word.strip()!r}")
     if card not in game.cards:
@@ -205,7 +206,7 @@ def _status(visible: AdamanVisible) -> int:
 
 
 def move_words(game: AdamanRules, state: AdamanState, move: tuple[int, int], peek: bool = False) -> str:
-    """Adaman's notation already names the cards (`Penitent <- Castle`)."""
+    """Adaman's notation already names the cards, with their ranks and suits (`Penitent 6 ☼⚕ <- Castle 7 ☼∞`)."""
     return format_move(move)
 
 

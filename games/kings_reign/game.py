@@ -101,6 +101,22 @@ class KingsReign(Game):
     def render(self, state: rules.KingsReignState, reveal: bool = False) -> str:
         return notation.render(state, reveal)
 
+    def legend(self) -> str:
+        """The goal, the phases of a turn and the moves, for `?` in play (docs/rules/kings-reign.md §6-8)."""
+        return ("Goal: turn up every face-down cell (##) around the king K: a win (a battle fought with fewer "
+                "than 3 cards left in the deck also wins, scoring -15 for the enemy on the board).  Lost: "
+                "an enemy reaches K, or the last farm falls.\n"
+                "Each turn: 1. train: 'train Q' (on K in 2 turns), 'train J' (3 turns) or 'train none'; "
+                "people and trainees stay within 2 a farm.  2. one action: 'Q 0,1 N' steps the queen on "
+                "cell 0,1 north (N, E, S, W; onto ## turns the card up; a step from land to lower land calls "
+                "an enemy; a jack, J, fights enemies: 3 cards drawn, it loses to three of rank 3 or less or "
+                "two diamonds ♦), 'farm x,y' (a queen on diamond land), 'fort x,y' (a queen on land not beside K, 2 "
+                "turns), 'demolish x,y', or 'pass'.  3. enemies step towards K by themselves, trampling "
+                "farms.  'dispose x,y T0' sends people (by cell) and trainees (T and their number) back "
+                "when farms fall short.\n"
+                "Score at the end: +2 a card turned up, +1 a queen, +2 a jack, +1 a farm, +2 a fort, "
+                "-2 a rubble, -15 with an enemy on the board.")
+
     # ----- what a player sees --------------------------------------------------------------
     def visible_positions(self) -> ModuleType:
         from games.kings_reign import visible

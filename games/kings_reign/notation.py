@@ -4,6 +4,8 @@ Moves: `train none`, `train Q`, `train J`; `pass`; `Q x,y D` / `J x,y D` (the pe
 steps N, E, S or W); `farm x,y`, `fort x,y`, `demolish x,y`; `dispose x,y ... T1 ...` (people
 by cell, trainees by 0-based start index).  Input is case-insensitive and may put spaces
 after the comma of a cell.  Deal text: the number cards, top first, rank then suit (`AC 7D 10S`).
+The description and the board show every card with its suit symbol (`7♦`, farm `F5♦`, fort
+`T9♠`; letters on an ASCII stream), and the visible position reads either.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import re
 
 from games.base import MoveError
+from games.decks import shown
 from games.kings_reign.rules import (
     ACT,
     BUILD_FARM,
@@ -195,8 +198,8 @@ def phase_text(phase: int, resume: int, ending: int) -> str:
 def render(state: KingsReignState, reveal: bool = False) -> str:
     """The board as rows of cells (y grows upward, so north is on top), with a header of counts.
 
-    A cell reads kind and card, then its occupant and enemies: `7D` land, `##` face down
-    (`#7D` with `reveal`), `K` king, `F5D` farm over its card, `T9S` fort, `RR` rubble;
+    A cell reads kind and card, then its occupant and enemies: `7♦` land, `##` face down
+    (`#7♦` with `reveal`), `K` king, `F5♦` farm over its card, `T9♠` fort, `RR` rubble;
     `Q`/`J` a person, `Qb2` a queen building (timer 2), `E`/`E2` enemies."""
     grid = board(state.cells)
     xs = [coordinates(p)[0] for p in grid]
@@ -220,13 +223,12 @@ def render(state: KingsReignState, reveal: bool = False) -> str:
                 text += " E" + (str(enemies) if enemies > 1 else "")
             row.append(f"{text:^{width}}")
         lines.append("".join(row).rstrip())
-    lines.append("Legend: K king, ## face down, 7D land, F farm, T fort, RR rubble; Q/J person (Qb2: building, "
-                 "timer 2), E enemy")
+    lines.append(BOARD_LEGEND)
     return "\n".join(lines)
 
 
 def _header(state: KingsReignState, reveal: bool) -> str:
-    top = f", top {card_name(state.deck[0])}" if state.deck and reveal else ""  # the deck is face down
+    top = f", top {shown(card_name(state.deck[0]))}" if state.deck and reveal else ""  # the deck is face down
     trainees = " ".join(_trainee_text(t) for t in state.trainees) or "-"
     return (f"{PHASE_NAMES[state.phase]}; deck {len(state.deck)}{top}; people deck Q{state.queens} J{state.jacks}; "
             f"enemy pool {state.pool}; farm deck {state.farm_deck}; fort deck {state.fort_deck}; "
@@ -234,8 +236,13 @@ def _header(state: KingsReignState, reveal: bool) -> str:
             f"{fort_count(state)}; trainees {trainees}; score now {score(state)}")
 
 
+#: The board's last line: what its cells read.
+BOARD_LEGEND = ("Legend: K king, ## face down, 7♦ land, F5♦ farm (F: the starting farm), T9♠ fort, RR rubble; "
+                "Q/J person (Qb2: building, timer 2), E enemy")
+
+
 def _kind_text(kind: int, card: int, reveal: bool) -> str:
-    name = card_name(card) if card != NO_CARD else ""
+    name = shown(card_name(card)) if card != NO_CARD else ""
     if kind == KING:
         return "K"
     if kind == DOWN:

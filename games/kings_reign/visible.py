@@ -11,11 +11,12 @@ Notation: `describe`'s line (games/kings_reign/notation.py), read back exactly:
     phase 1 (train); deck 27; people deck Q3 J4; pool 2; farm deck 5; fort deck 4; trainees -;
     people Q@0,0; enemies -; cells -1,0=F 0,-1=## 0,0=K 0,1=## 1,0=##; score now 4
 
-Cells read `K` king, `##` face down, `7D` land, `F7D`/`F` farm (with or without its card),
-`T9S` fort, `RR` rubble; people `Q@x,y`, `Jb2@x,y` (building timer 2); trainees `Q2` (type,
-timer).  `score now N` is optional and checked when given.  A position no game shows (a card
-twice, a cell twice, a person off the board, more face-down places than unseen cards, ...) is
-refused with one line (games.base.DealError).
+Cells read `K` king, `##` face down, `7♦` land, `F7♦`/`F` farm (with or without its card),
+`T9♠` fort, `RR` rubble (suits as symbols or letters: `7D`, `F7D`, `T9S`); people `Q@x,y`,
+`Jb2@x,y` (building timer 2); trainees `Q2` (type, timer).  `score now N` is optional and
+checked when given.  A position no game shows (a card twice, a cell twice, a person off the
+board, more face-down places than unseen cards, ...) is refused with one line
+(games.base.DealError).
 
 The unseen cards are the deck's cards (game.cards) less every card face up on the board.  A
 card that left the game (under a demolished or trampled building: §6.3, R27, R33) was seen
@@ -40,7 +41,8 @@ import random
 import re
 from dataclasses import dataclass
 
-from games.base import DealError, UnsupportedGame
+from games.base import SYMBOL_LETTERS, DealError, UnsupportedGame
+from games.decks import shown
 from games.kings_reign import notation
 from games.kings_reign.rules import (
     ACT,
@@ -75,7 +77,7 @@ PHASES = {TRAIN: "phase 1 (train)", ACT: "phase 2 (action)", DISPOSE: "over-popu
           OVER: "game over"}
 ENDINGS = {name: ending for ending, name in notation.ENDING_NAMES.items()}
 _POS = r"(-?\d+),(-?\d+)"
-_CARD = re.compile(r"(A|[2-9]|10)([CDS])", re.IGNORECASE)
+_CARD = re.compile(r"(A|[2-9]|10)([CDS♣♦♠])", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -284,7 +286,7 @@ def _cell(what: str, cards: set[int], word: str) -> tuple[int, int]:
     if not match:
         raise DealError(f"cannot read the cell {word!r}: expected x,y=K, ##, 7D, F7D, T7D or RR")
     value = 1 if match.group(1) == "A" else int(match.group(1))
-    card = "CDS".index(match.group(2)) * 10 + value - 1
+    card = "CDS".index(SYMBOL_LETTERS.get(match.group(2), match.group(2))) * 10 + value - 1
     if card not in cards:
         raise DealError(f"{name} is not a card of this game's number deck")
     return kind, card
@@ -295,7 +297,7 @@ def _check(visible: KingsReignVisible, grid: dict[int, tuple[int, int]]) -> None
     seen = [card for kind, card in grid.values() if kind in (LAND, FARM, FORT) and card != NO_CARD]
     twice = {card for card in seen if seen.count(card) > 1}
     if twice:
-        raise DealError(f"{notation.card_name(min(twice))} is face up twice")
+        raise DealError(f"{shown(notation.card_name(min(twice)))} is face up twice")
     if grid.get(K, (None,))[0] != KING or sum(1 for kind, _ in grid.values() if kind == KING) != 1:
         raise DealError("the king stands on 0,0 and nowhere else (0,0=K)")
     for person in visible.people:

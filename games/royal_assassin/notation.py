@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from games.base import MoveError, VariantError
-from games.decks import parse_spaced_cards, playing_card_lookup
+from games.decks import parse_spaced_cards, playing_card_lookup, shown
 from games.royal_assassin.rules import (
     COLUMN_MOVES,
     FINISHED_WON,
@@ -136,16 +136,16 @@ def why_illegal(game: RoyalAssassinRules, state: RoyalAssassinState, move: str |
 def full_description(state: RoyalAssassinState) -> str:
     """One line: stock, reserve (bottom → top), columns with each Royal's cards, Jokers, hand."""
     left = len(state.stock) - state.pos
-    parts = [f"Stock: {left} left" + (f" (top {NAMES[state.stock[state.pos]]})" if left else "")]
-    parts.append("Reserve: " + (" ".join(NAMES[c] for c in state.reserve) or "-"))
+    parts = [f"Stock: {left} left" + (f" (top {shown(NAMES[state.stock[state.pos]])})" if left else "")]
+    parts.append("Reserve: " + (" ".join(shown(NAMES[c]) for c in state.reserve) or "-"))
     for column in range(4):
         royals = []
         for code, pile in zip(state.columns[column], state.piles[column]):
             card = royal_card(code)
-            text = NAMES[card]
+            text = shown(NAMES[card])
             if pile:
-                attack = " ".join(NAMES[c] for c in pile if SUIT[c] != column)
-                defence = " ".join(NAMES[c] for c in pile if SUIT[c] == column)
+                attack = " ".join(shown(NAMES[c]) for c in pile if SUIT[c] != column)
+                defence = " ".join(shown(NAMES[c]) for c in pile if SUIT[c] == column)
                 text += f"[A{royal_attack(code)}:{attack or '-'} D{royal_defence(code)}:{defence or '-'}]"
             royals.append(text)
         lock = state.locks[column]
@@ -154,7 +154,7 @@ def full_description(state: RoyalAssassinState) -> str:
         parts.append(f"{SUITS[column]}: " + (" ".join(royals) or "-") + extra)
     parts.append(f"Jokers available: {state.available}")
     if state.turned != NO_CARD:
-        parts.append(f"Turned: {NAMES[state.turned]}")
+        parts.append(f"Turned: {shown(NAMES[state.turned])}")
     killed = ROYALS_IN_DECK - sum(map(len, state.columns)) - sum(
         1 for c in state.stock[state.pos:] if IS_ROYAL[c])
     parts.append(f"Killed: {killed}; Discard: {len(state.discard)}")
@@ -164,5 +164,5 @@ def full_description(state: RoyalAssassinState) -> str:
 
 
 def card_names(cards) -> str:
-    """Cards in the order given, as deal texts write them ('-': none)."""
-    return " ".join(NAMES[card] for card in cards) or "-"
+    """Cards in the order given, with their suit symbols ('-': none)."""
+    return " ".join(shown(NAMES[card]) for card in cards) or "-"

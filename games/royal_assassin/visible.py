@@ -2,10 +2,11 @@
 defence cards, the reserve, the discard pile, the Jokers and the turned card are face up;
 the stock's contents follow (every card not seen), its order does not.
 
-Notation (one line, sections separated by ';', in any order; cards as in deal texts):
+Notation (one line, sections separated by ';', in any order; cards as in deal texts, shown
+with their suit symbols and read with symbols or letters):
 
-    Stock: 30 left; Reserve: 2C 5H; C: QC[A7:7D D3:3C] KC +JK (D attacks); D: -; H: JH; S: -;
-    Jokers available: 0; Turned: 9D; Discard: 4H JS
+    Stock: 30 left; Reserve: 2♣ 5♥; C: Q♣[A7:7♦ D3:3♣] K♣ +JK (D attacks); D: -; H: J♥; S: -;
+    Jokers available: 0; Turned: 9♦; Discard: 4♥ J♠
 
 It is `describe`'s text with the discard pile named (describe only counts it) and the top of
 the stock left out (a player does not see it; `(top X)` is ignored if present).  A Royal's
@@ -30,6 +31,7 @@ from collections import Counter
 from dataclasses import dataclass, replace
 
 from games.base import DealError
+from games.decks import shown
 from games.royal_assassin.notation import LOOKUP
 from games.royal_assassin.rules import (
     FINISHED_LOST,
@@ -118,7 +120,7 @@ def format_visible(game: RoyalAssassinRules, visible: RoyalAssassinVisible) -> s
         parts.append(f"{SUITS[column]}: {royals}{joker}" + (f" ({SUITS[lock]} attacks)" if lock != NO_LOCK else ""))
     parts.append(f"Jokers available: {visible.available}")
     if visible.turned != NO_CARD:
-        parts.append(f"Turned: {NAMES[visible.turned]}")
+        parts.append(f"Turned: {shown(NAMES[visible.turned])}")
     parts.append("Discard: " + _names(visible.discard))
     if visible.status != PLAYING:
         parts.append("WON" if visible.status == FINISHED_WON else "LOST")
@@ -372,25 +374,21 @@ def _status(visible: RoyalAssassinVisible, end: str | None) -> int:
 def _royal_text(game: RoyalAssassinRules, royal_: Royal) -> str:
     card, attack, defence = royal_
     if not attack and not defence:
-        return NAMES[card]
-    return (f"{NAMES[card]}[A{_total(game, attack)}:{_names(attack)} "
+        return shown(NAMES[card])
+    return (f"{shown(NAMES[card])}[A{_total(game, attack)}:{_names(attack)} "
             f"D{_total(game, defence)}:{_names(defence)}]")
 
 
 def _names(cards) -> str:
-    return " ".join(NAMES[card] for card in cards) or "-"
+    return " ".join(shown(NAMES[card]) for card in cards) or "-"
 
 
 # ----- moves in words ---------------------------------------------------------------------
-SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
-
-
 def card_words(card: int) -> str:
-    """`9♦`, `Q♣`, `Joker`: how a person names a card."""
+    """`9♦`, `Q♣`, `Joker`: how a person names a card, as the position shows it."""
     if card == JOKER:
         return "Joker"
-    name = NAMES[card]
-    return name[:-1] + SYMBOLS[name[-1]]
+    return shown(NAMES[card])
 
 
 def move_words(game: RoyalAssassinRules, state: RoyalAssassinState, move: str, peek: bool = False) -> str:

@@ -46,7 +46,7 @@ def test_plain_game_prints_one_line_per_position_and_its_moves():
     out = io.StringIO()
     run_plain(ADAMAN, start, io.StringIO(line[0] + "\n"), out)
     shown = out.getvalue().splitlines()
-    assert shown[1].startswith("[1] Deck: 24 left; Capital: Origin, Sailor")
+    assert shown[1].startswith("[1] Deck: 24 left; Capital: Origin 2 ≈❦, Sailor 4 ≈❦")
     assert shown[2].startswith("moves: 1) ")
     assert shown[3].startswith("[2] Deck: 23 left")
     assert shown[-1] == "(end of input; the game is not over)"
@@ -87,7 +87,7 @@ def test_fair_hint_in_play_does_not_name_the_next_card():
 
 
 LOSING_MOVES = ["Painter <- Battle", "Origin <- Journey + Chance Meeting + Darkness", "1", "1"]
-LOST_AT_3 = "the win was lost at move 3: Ace of Wyrms <- Cave; the best from here is a loss scoring 56"
+LOST_AT_3 = "the win was lost at move 3: Ace of Wyrms 1 ⚕ <- Cave 7 ≈⚕; the best from here is a loss scoring 56"
 
 
 def session_after(moves):
@@ -162,7 +162,7 @@ def test_wired_hint_visible_and_fair():
     assert "Fair hint: " in fair.output and "lost" not in fair.output and "Review" not in fair.output
     reviewed = CliRunner().invoke(group, [*losing, "--review"])
     assert reviewed.exit_code == 0, reviewed.output
-    assert "Review (reads the deal): the win was lost at move 3: Ace of Wyrms <- Cave" in reviewed.output
+    assert "Review (reads the deal): the win was lost at move 3: Ace of Wyrms 1 ⚕ <- Cave 7 ≈⚕" in reviewed.output
     as_json = CliRunner().invoke(group, [*losing, "--json"])
     assert as_json.exit_code == 0 and '"lost"' not in as_json.output
     peeking = CliRunner().invoke(group, ["hint", "royal-assassin", "--visible", visible, "--review"])

@@ -476,7 +476,7 @@ def test_e1_e2_excuse_in_capital_lets_the_player_choose_a_resource():
     moves = EXCUSE_GAME.legal_moves(state)
     assert {split(m) for m in moves} == {(n, frozenset()) for n in names(state.resources)}
     choice = EXCUSE_GAME.parse_move(state, "Excuse: Battle")
-    assert EXCUSE_GAME.format_move(state, choice) == "Excuse: Battle"
+    assert EXCUSE_GAME.format_move(state, choice) == "Excuse: Battle 4 ⚕∞"
     after = EXCUSE_GAME.apply(state, choice)
     # E5: the Excuse is discarded; steps 1-2 refill Resources with the next card.
     assert names(after.capital) == {"Desert", "Origin", "Journey", "Mountain", "Battle"}

@@ -502,7 +502,7 @@ def test_render_shows_rows_of_cells_with_occupants_and_enemies():
     cells = {**BASE, **{(1, 1): "9D", (2, 1): "##4S"}}
     text = render(make_state(cells, {(0, 0): "J", (1, 1): "Qb2"}, enemies=[(0, 1)]))
     lines = text.splitlines()
-    assert "K J" in text and "9D Qb2" in text and "5C E" in text and "##" in text
+    assert "K J" in text and "9♦ Qb2" in text and "5♣ E" in text and "##" in text
     assert lines[2].split()[0] == "1"  # north on top
 
 

@@ -61,7 +61,7 @@ START = ("phase 1 (train); deck 27; people deck Q3 J4; pool 2; farm deck 5; fort
 @pytest.mark.parametrize("text, problem", [
     (START.replace("phase 1 (train)", "phase 9"), "cannot read the phase"),
     (START.replace("pool 2", "pool two"), "cannot read pool"),
-    (START.replace("1,0=##", "1,0=7D 1,1=7D"), "7D is face up twice"),
+    (START.replace("1,0=##", "1,0=7D 1,1=7D"), "7♦ is face up twice"),
     (START.replace("1,0=##", "1,0=QD"), "cannot read the cell"),
     (START.replace("people Q@0,0", "people Q@5,5"), "not on the board"),
     (START.replace("deck 27", "deck 28"), "31 cards lie face down"),

@@ -74,9 +74,15 @@ RA_POSITION = ("Stock: 42 left; Reserve: 2C 5H; C: QC[A7:7D D3:3C] KC +JK (D att
                "Jokers available: 0; Turned: 9D; Discard: 4H JS")
 
 
+#: RA_POSITION as every screen shows it: the suits as symbols (typed either way).
+RA_SHOWN = ("Stock: 42 left; Reserve: 2♣ 5♥; C: Q♣[A7:7♦ D3:3♣] K♣ +JK (D attacks); D: -; H: J♥; S: -; "
+            "Jokers available: 0; Turned: 9♦; Discard: 4♥ J♠")
+
+
 def test_royal_assassin_position_reads_as_written():
     visible = ra_visible.parse_visible(RA, RA_POSITION)
-    assert ra_visible.format_visible(RA, visible) == RA_POSITION
+    assert ra_visible.format_visible(RA, visible) == RA_SHOWN
+    assert ra_visible.parse_visible(RA, RA_SHOWN) == visible
     state = ra_visible.sample_state(RA, visible, random.Random(1))
     assert RA.legal_moves(state) == ["A(C)", "P"]  # 9D attacks the black column D already attacks
     assert len(visible.unknown) == 42 and 53 not in visible.unknown
