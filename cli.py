@@ -21,6 +21,7 @@ from games import make_game
 from games.base import Game, UsurperError
 from solver.analysis import ENGINES
 from solver.fair import FAIR_SAMPLES
+from solver.winning_graph import DEFAULT_MAX_POSITIONS
 
 EXIT_USER_ERROR = 2
 #: A catalogue run whose every row is an ERROR: it ran, but answered nothing.
@@ -271,7 +272,28 @@ def grade(game, seed, deal_text, variants, players, suits, as_json):
     rules, cards = load_deal(game, seed, deal_text, variants)
     with tqdm(desc="grading", bar_format="{desc}: {postfix} ({elapsed})", disable=None, leave=False) as bar:
         report = grade_report(rules, cards, rules.initial_state(cards), seed, told=bar.set_postfix_str)
-    click.echo(as_json_text(report) if as_json else "\n".join(format_grade(report)))
+    echo(as_json_text(report) if as_json else "\n".join(format_grade(report)))
+
+
+@usurper.command()
+@deal_options
+@click.option("--moves", default="", help="Start from the position after these moves, separated by ';'.")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the graph as GraphML (Gephi, networkx.read_graphml) to this file.")
+@click.option("--max-positions", type=COUNT, default=DEFAULT_MAX_POSITIONS, show_default=True,
+              help="Positions looked at, at most; a larger winning part is refused.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+def graph(game, seed, deal_text, variants, players, suits, moves, out, max_positions, as_json):
+    """The winning part of a deal as a graph: every position from which a win can still be
+    reached and the moves that keep it; how many winning lines, the positions every one
+    passes through, the longest run of decisions with a single winning move."""
+    from app.grades import format_graph, graph_report
+
+    rules, cards = load_deal(game, seed, deal_text, variants)
+    state = rules.initial_state(cards)
+    state = rules.apply_line(state, rules.parse_line(state, moves)) if moves.strip() else state
+    report = graph_report(rules, state, seed, max_positions, out)
+    echo(as_json_text(report) if as_json else "\n".join(format_graph(report)))
 
 
 @usurper.command()

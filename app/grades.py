@@ -3,10 +3,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from games.base import Game
+from solver.catalogue.store import write_atomically
 from solver.grade import LADDER, GradeReport, grade_deal
+from solver.winning_graph import figures, winning_graph
 
 
 def grade_report(game: Game, cards: tuple, state: Any, seed: int | None, told=None) -> dict:
@@ -54,3 +57,29 @@ def _why(report: dict) -> str:
     rung = next(rung for rung in LADDER if rung.grade == grade)
     winner = next(play["player"] for play in report["ladder"] if play["won"])
     return f"first won by {winner}; '{grade}' starts at {rung.player}"
+
+
+def graph_report(game: Game, state: Any, seed: int | None, max_positions: int, out: Path | None) -> dict:
+    """The winning part of the position's deal as figures, and as GraphML in `out` if given."""
+    import networkx as nx
+
+    graph = winning_graph(game, state, max_positions)
+    if out is not None:
+        write_atomically(out, lambda handle: nx.write_graphml(graph, handle))
+    return {"game": game.name, "variant": game.variant, "seed": seed, "position": game.describe(state),
+            **figures(graph).as_dict(), "out": None if out is None else str(out)}
+
+
+def format_graph(report: dict) -> list[str]:
+    lines = [f"{report['game']} ({report['variant']}), seed {report['seed']}", f"Position: {report['position']}"]
+    if not report["positions"]:
+        return [*lines, "No line from here wins: the winning part is empty."]
+    dominators = report["dominators"]
+    lines += [f"Winning part: {report['positions']:,} positions and {report['moves']:,} moves that keep the win",
+              f"Winning lines: {report['winning_lines']:,}",
+              f"Longest run of decisions with a single winning move: {report['longest_single_stretch']}",
+              f"Positions every winning line passes through: {len(dominators)}",
+              *(f"  {position}" for position in dominators)]
+    if report["out"]:
+        lines.append(f"GraphML: {report['out']}")
+    return lines
