@@ -54,14 +54,15 @@ class Rung:
 
 
 FAIR_SEEDS = (1, 2, 3)
-#: Chosen from measured win rates (docs/grades.md): the weakest fair rung must win all three
-#: plays, so that `easy` is not most of Royal Assassin's deals, which fair-10 often wins.
+#: Chosen from measured win rates (docs/grades.md): budgets about three times apart up to
+#: 300, where the fair player's win rate has levelled off; the weakest fair rung must win all
+#: three plays, so that `easy` is not most of Royal Assassin's deals, which fair-10 often wins.
 LADDER = (
     Rung("easy", None, (0,), 1),
     Rung("easy", 10, FAIR_SEEDS, 3),
-    Rung("medium", 50, FAIR_SEEDS, 2),
-    Rung("hard", 200, FAIR_SEEDS, 2),
-    Rung("expert", 600, FAIR_SEEDS, 2),
+    Rung("medium", 30, FAIR_SEEDS, 2),
+    Rung("hard", 100, FAIR_SEEDS, 2),
+    Rung("expert", 300, FAIR_SEEDS, 2),
 )
 #: The exact search that decides a deal no rung won, and whose line the narrowness follows.
 VERDICT_BUDGET = Budget(max_states=20_000_000, max_memory_mb=1024)
