@@ -154,14 +154,20 @@ def solve_command(game, seed, deal_text, variants, players, suits, time_limit, m
                   engine, as_json, winnable_only, questions, seat, replace_when_full, at_least):
     """Is the deal winnable, what is the optimal score, and one line of play reaching it
     (Devil's Throne: the open-deal values of its §8 for one seat)."""
+    from app.progress import StatusLine, limit_words
     from app.reports import format_solve, solve_report
     from solver.search import Budget
 
     rules, cards = load_deal(game, seed, deal_text, variants)
     budget = Budget(time_limit, max_states, max_table, max_memory, replace_when_full)
-    report = solve_report(rules, cards, rules.initial_state(cards), seed, "winnable" if winnable_only else "optimal",
-                          seat - 1, tuple(questions), engine, budget, at_least)
-    echo(as_json_text(report) if as_json else "\n".join(format_solve(report)))
+    streamed = rules.game_type.simultaneous and not as_json  # each question's answer printed as it is known
+    limit = limit_words(time_limit, option_defaulted("time_limit"))
+    with StatusLine(f"solving {rules.name} {'seed ' + str(seed) if seed is not None else 'deal'}", limit) as status:
+        report = solve_report(rules, cards, rules.initial_state(cards), seed,
+                              "winnable" if winnable_only else "optimal", seat - 1, tuple(questions), engine, budget,
+                              at_least, status if streamed else None)
+    if not streamed:
+        echo(as_json_text(report) if as_json else "\n".join(format_solve(report)))
 
 
 @usurper.command()
@@ -183,51 +189,91 @@ def hint(game, seed, deal_text, variants, players, suits, time_limit, max_states
          as_json, moves, fair, visible_text, samples, random_seed, review):
     """The best next move from the position after --moves (or --visible), and what it is worth;
     --fair: from what a player sees, never from the order of the face-down cards (--review
-    adds what the deal would have allowed, read from it)."""
+    adds what the deal would have allowed, read from it).
+
+    One --time-limit covers the whole answer, and the searches aim at 90 % of it (the rest
+    is start-up and the replay of each line).  After --moves, the hint has 60 % of that and
+    the search for where the moves played lost the rest: 32.4 s of the default 60 s.  A fair
+    hint's default is 2 s.  A hint left at the default says so in its last line."""
     import random
+
+    from app.play import FAIR_SECONDS
+    from app.progress import StatusLine
+
+    defaulted = option_defaulted("time_limit")
+    if (fair or visible_text is not None) and defaulted:
+        time_limit = FAIR_SECONDS  # a fair hint is asked at the table: seconds, not a minute
+    if visible_text is not None and (seed is not None or deal_text is not None or moves.strip()):
+        raise UsurperError("--visible is the whole position: give no --seed, --deal or --moves with it")
+    if visible_text is not None and review:
+        raise UsurperError("--review reads the deal: give --seed or --deal (and --moves), not --visible")
+    rng = random.Random(random_seed)
+    limit = hint_limit_words(time_limit, defaulted, fair or visible_text is not None)
+    with StatusLine("searching for the hint", limit) as status:
+        if visible_text is not None:
+            lines, report = visible_hint(game, variants, visible_text, samples, rng, time_limit)
+        else:
+            rules, cards = load_deal(game, seed, deal_text, variants)
+            lines, report = deal_hint(rules, cards, moves, fair, review, samples, rng, engine,
+                                      (time_limit, max_states, max_table, max_memory), status)
+    report["time_limit"] = {"seconds": time_limit, "default": defaulted}
+    if defaulted:
+        lines.append(f"Time limit: {status.limit}; --time-limit S changes it.")
+    echo(as_json_text(report) if as_json else "\n".join(lines))
+
+
+def visible_hint(game: str, variants, visible_text: str, samples: int, rng, time_limit: float) -> tuple[list, dict]:
+    """A fair hint from a position as a player sees it (--visible)."""
+    from solver.fair import fair_hint, parse_visible
+
+    rules = make_game(game, variants)
+    advice = fair_hint(rules, parse_visible(rules, visible_text), samples=samples, rng=rng, time_limit=time_limit)
+    return [f"Position: {advice.position}", *advice.lines()], advice.report()
+
+
+def deal_hint(rules: Game, cards: tuple, moves: str, fair: bool, review: bool, samples: int, rng, engine: str,
+              limits: tuple, status) -> tuple[list, dict]:
+    """A hint from the deal after `moves`: a simultaneous-move game's mixes, or the best move
+    (clairvoyant, or fair) and then where the moves played lost, within one time limit."""
     from dataclasses import replace
 
-    from app.play import FAIR_SECONDS, HINT_SHARE, Deadline, review_line, where_lost
+    from app.play import HINT_SHARE, Deadline, review_line, where_lost
     from app.reports import clairvoyant_report, format_clairvoyant, seat_hint
-    from solver.fair import fair_hint, fair_hint_for_state, parse_visible
+    from solver.fair import fair_hint_for_state
     from solver.search import Budget
 
-    rng = random.Random(random_seed)
-    if (fair or visible_text is not None) and option_defaulted("time_limit"):
-        time_limit = FAIR_SECONDS  # a fair hint is asked at the table: seconds, not a minute
-    if visible_text is not None:
-        if seed is not None or deal_text is not None or moves.strip():
-            raise UsurperError("--visible is the whole position: give no --seed, --deal or --moves with it")
-        if review:
-            raise UsurperError("--review reads the deal: give --seed or --deal (and --moves), not --visible")
-        rules = make_game(game, variants)
-        advice = fair_hint(rules, parse_visible(rules, visible_text), samples=samples, rng=rng,
-                           time_limit=time_limit)
-        echo(as_json_text(advice.report()) if as_json
-                   else "\n".join([f"Position: {advice.position}", *advice.lines()]))
-        return
-    rules, cards = load_deal(game, seed, deal_text, variants)
     start = rules.initial_state(cards)
     played = rules.parse_line(start, moves) if moves.strip() else []
     state = rules.apply_line(start, played)
-    budget = Budget(time_limit, max_states, max_table, max_memory)
+    budget = Budget(*limits)
     if rules.game_type.simultaneous:
-        lines, report = seat_hint(rules, state, budget)
-        echo(as_json_text(report) if as_json else "\n".join(lines))
-        return
-    # One --time-limit for the whole answer: the hint first, then where the moves played lost.
-    reviewed = played and (review or not fair)
-    deadline = Deadline(time_limit, share=HINT_SHARE if reviewed else 1.0)
-    if fair:  # nothing read from the deal unless --review asks for it, on a line that says so
+        return seat_hint(rules, state, budget)
+    # Nothing read from the deal by a fair hint unless --review asks for it, on a line that says so.
+    reviewed = bool(played) and (review or not fair)
+    deadline = Deadline(budget.time_limit, share=HINT_SHARE if reviewed else 1.0)
+    if reviewed:
+        status.limit += f": {deadline.split_words()}"
+    if fair:
         advice = fair_hint_for_state(rules, state, samples=samples, rng=rng, time_limit=deadline.first_share())
-        lost = where_lost(rules, start, played, budget, deadline.end) if review else None
-        reviewed_lines = [review_line(lost, len(played))] if review else []
-        echo(as_json_text({**advice.report(), **({"lost": lost} if review else {})}) if as_json
-                   else "\n".join([f"Position: {advice.position}", *advice.lines(), *reviewed_lines]))
-        return
-    report = clairvoyant_report(rules, state, engine, replace(budget, time_limit=deadline.first_share()))
+        if not review:
+            return [f"Position: {advice.position}", *advice.lines()], advice.report()
+        status.doing("looking for where the moves played lost (reads the deal)")
+        lost = where_lost(rules, start, played, budget, deadline.end)
+        return ([f"Position: {advice.position}", *advice.lines(), review_line(lost, len(played))],
+                {**advice.report(), "lost": lost})
+    share = replace(budget, time_limit=deadline.first_share(), time_of_whole=budget.time_limit if played else None)
+    report = clairvoyant_report(rules, state, engine, share)
+    status.doing("looking for where the moves played lost")
     report["lost"] = where_lost(rules, start, played, budget, deadline.end)
-    echo(as_json_text(report) if as_json else "\n".join(format_clairvoyant(report)))
+    return format_clairvoyant(report), report
+
+
+def hint_limit_words(seconds: float, defaulted: bool, fair: bool) -> str:
+    """The hint's limit and where it came from."""
+    from app.progress import limit_words
+
+    return limit_words(seconds, defaulted, "a fair hint's default: it is asked at the table" if fair else
+                       "the default --time-limit")
 
 
 @usurper.command()
@@ -457,9 +503,11 @@ def catalogue_stats(files, plot, as_json, undecided, unproven):
     """Outcomes, win rate (Wilson 95 %), score distribution and solve times of a catalogue;
     several FILES: a main file and those that answered its seeds again, the row that knows
     most winning."""
+    from app.progress import StatusLine
     from solver import catalogue as catalogues
 
-    book = catalogues.read_all(files)
+    with StatusLine(f"reading {count(len(files), 'catalogue file')}"):
+        book = catalogues.read_all(files)
     file = book.path
     try:  # the catalogue knows no games: whether the header names a real one is asked here
         make_game(book.header["game"], book.header["variants"])
@@ -470,10 +518,11 @@ def catalogue_stats(files, plot, as_json, undecided, unproven):
     if undecided or unproven:
         _print_seeds_left(book, "undecided" if undecided else "unproven", as_json)
         return
-    summary = catalogues.summarise(book)
-    if plot is not None:
-        catalogues.plot(book, plot)
-        summary["plot"] = str(plot)
+    with StatusLine("summarising the catalogue" if plot is None else "summarising and drawing the catalogue"):
+        summary = catalogues.summarise(book)
+        if plot is not None:
+            catalogues.plot(book, plot)
+            summary["plot"] = str(plot)
     if as_json:
         echo(as_json_text(summary))
         return
@@ -512,9 +561,12 @@ def pick(game, winnable, min_score, catalogue_file, variants, random_seed, as_js
     """A seed to play, from a catalogue: won deals only, or deals reaching a score."""
     import random
 
+    from app.progress import StatusLine
     from app.reports import format_pick, pick_report
 
-    report = pick_report(make_game, game, variants, catalogue_file, winnable, min_score, random.Random(random_seed))
+    with StatusLine("reading the catalogue" if catalogue_file else "reading the shipped catalogues"):
+        report = pick_report(make_game, game, variants, catalogue_file, winnable, min_score,
+                             random.Random(random_seed))
     echo(as_json_text(report) if as_json else "\n".join(format_pick(report)))
 
 

@@ -215,7 +215,8 @@ def hint_lines(game: Game, state: Any, seat: int, seconds: float = HINT_SECONDS)
         budget = Budget(time_limit=seconds, max_memory_mb=EQUILIBRIUM_MEMORY_MB)
         answer = analyse(game, state, SeatQuestions(seat, ("q4",)), budget).answers["q4"]
         if not answer.strategy:
-            return [f"{label}: undecided in {seconds:g} s ({answer.exhausted})"]
+            return [f"{label}: the equilibrium is undecided in {seconds:g} s ({answer.exhausted} ran out); "
+                    f"{greedy_fallback(game, state, seat)[0]}"]
         return [f"{label}: play {mix_text(answer.strategy)} (the equilibrium mix;"
                 f" value {answer.margin:+.2f} cards of margin)"]
     return [f"{label}: {coalition_advice(game, state, seat, seconds)[0]}"]
@@ -252,6 +253,13 @@ def coalition_advice(game: Game, state: Any, seat: int, seconds: float) -> tuple
     if q5.decided and q5.strategy:
         text += f"; if they mix as one: play {mix_text(q5.strategy)} (margin {q5.margin:+.2f} expected)"
     return text, data
+
+
+def greedy_fallback(game: SimultaneousGame, state: Any, seat: int) -> tuple[str, str]:
+    """The move to play where the equilibrium is not found in time: the game's greedy rule,
+    in words that say it is a fallback, and its notation."""
+    greedy = game.format_action(state, game.greedy_action(state, seat))
+    return f"play {greedy} (a fallback: the game's greedy rule, not the equilibrium)", greedy
 
 
 def mix_text(mix: dict[str, float]) -> str:

@@ -203,6 +203,16 @@ class Deadline:
         left = self.seconds * SEARCH_SHARE * self.share - (time.perf_counter() - self.started)
         return max(0.001, round(left, 2))  # rounded: the limit is printed where it runs out
 
+    def split_words(self) -> str:
+        """How the limit is spent, for people: with a second search (where the moves played
+        lost) 'the hint 32.4 s (60 % of the 90 % kept for searching), where the moves played
+        lost the rest'; alone 'the hint 54 s (the 90 % kept for searching)'."""
+        searching = f"{SEARCH_SHARE * 100:g} % kept for searching"
+        if self.share == 1.0:
+            return f"the hint {self.seconds * SEARCH_SHARE:g} s (the {searching})"
+        return (f"the hint {round(self.seconds * SEARCH_SHARE * self.share, 2):g} s ({self.share * 100:g} % of the "
+                f"{searching}), where the moves played lost the rest")
+
 
 def review_line(note: str | None, moves_played: int) -> str:
     """A review's line, labelled as read from the deal: `note` (from where_lost), or that

@@ -8,18 +8,19 @@ Every line a report carries has been replayed through the rules before it is rep
 from __future__ import annotations
 
 import codecs
-import json
 import math
 import re
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from app.bots import HINT_SECONDS, coalition_advice, mix_text
 from games.base import SYMBOL_LETTERS as SUIT_LETTERS
 from games.base import WON, Game, UsurperError
 from solver.analysis import SeatQuestions, analyse, check_floor
 from solver.search import Budget, SolveResult, shared_budgets
 from solver.verify import check_claim
+
+if TYPE_CHECKING:
+    from app.progress import StatusLine
 
 #: Echoed input longer than this is cut in the middle, so that an error stays one readable line.
 QUOTE_LIMIT, LINE_LIMIT = 60, 400
@@ -41,6 +42,8 @@ def _cut(text: str, limit: int) -> str:
 
 def as_json_text(report: Any) -> str:
     """A report as JSON: a number that is not finite (an open end of an interval) is null."""
+    import json  # here: most answers are text, and start-up is part of each
+
     return json.dumps(_finite(report), indent=2, allow_nan=False)
 
 
@@ -97,13 +100,14 @@ def count(number: int, word: str, plural: str | None = None) -> str:
 # ----- solve -------------------------------------------------------------------------------
 
 def solve_report(game: Game, cards: tuple, state: Any, seed: int | None, mode: str, seat: int,
-                 questions: tuple[str, ...], engine: str, budget: Budget, at_least: int = 0) -> dict:
+                 questions: tuple[str, ...], engine: str, budget: Budget, at_least: int = 0,
+                 status: StatusLine | None = None) -> dict:
     """`usurper solve`: a one-player game's verdict, optimum and line (with `at_least`, the
     optimum only where it reaches that); a simultaneous-move game's open-deal questions for
-    one seat (0-based)."""
+    one seat (0-based), with `status` each printed through it as soon as it is known."""
     if game.game_type.simultaneous:
         check_floor(game, mode, at_least)
-        return _seat_report(game, cards, state, seed, seat, questions, engine, budget)
+        return _seat_report(game, cards, state, seed, seat, questions, engine, budget, status)
     if questions or seat != 0:
         raise UsurperError(f"--question and --seat are Devil's Throne's options, not {game.name}'s")
     result = analyse(game, state, mode, budget, engine, at_least=at_least)
@@ -150,7 +154,7 @@ def format_result(report: dict) -> list[str]:
                      f"score {report['line_score']}:")
         lines += [f"  {number:2d}. {text}" for number, text in enumerate(report["line"], 1)]
     stats = report["stats"]
-    lines.append(f"Search ({report['engine']}): {stats['states']:,} states, {stats['unique']:,} in table, "
+    lines.append(f"Search ({report['engine']}): {count(stats['states'], 'state')}, {stats['unique']:,} in table, "
                  f"{stats['table_hits']:,} table hits, depth {stats['max_depth']}, {stats['seconds']:.3f} s")
     return lines
 
@@ -188,52 +192,97 @@ WIN_WORDS = {"sole": "wins alone", "shared": "shares the win", "no": "cannot win
 
 
 def _seat_report(game: Game, cards: tuple, state: Any, seed: int | None, seat: int, questions: tuple[str, ...],
-                 engine: str, budget: Budget) -> dict:
+                 engine: str, budget: Budget, status: StatusLine | None = None) -> dict:
+    """The open-deal questions' report; with `status`, each question's lines are printed as
+    soon as it is answered (the header first), and the status line names the question
+    being searched."""
+    from solver.simultaneous import default_questions
+
+    players = len(game.returns(state))
+    report = {"game": game.name, "variant": game.variant, "seed": seed, "deal": game.format_deal(cards),
+              "players": players, "seat": seat + 1, "answers": {}}
+    asked = list(questions or default_questions(players))
+    heard: dict[str, dict] = {}
+
+    def on_answer(question: str, answer: Any) -> None:
+        heard[question] = answer_report(answer)
+        for line in answer_lines(question, heard[question], players):
+            status.echo(line)
+        following = asked[asked.index(question) + 1:]
+        if following:
+            status.doing(f"searching {QUESTION_NAMES[following[0]]}")
+
+    if status is not None:
+        for line in seat_header_lines(report):
+            status.echo(line)
+        status.doing(f"searching {QUESTION_NAMES[asked[0]]}")
     # One --time-limit for the whole answer, as for every other command.
-    analysis = analyse(game, state, SeatQuestions(seat, tuple(questions), shared_time=True), budget, engine)
-    answers = {}
-    for question, answer in analysis.answers.items():
-        answers[question] = {
-            "decided": answer.decided, "cards": answer.cards, "cards_bounds": list(answer.cards_bounds),
-            "margin": answer.margin, "margin_bounds": list(answer.margin_bounds), "wins": answer.wins,
-            "best_action": answer.best_action, "cards_floor_action": answer.cards_floor_action,
-            "strategy": answer.strategy,
-            "opponent_strategy": answer.opponent_strategy, "exhausted": answer.exhausted,
-            "states": answer.stats.states, "seconds": round(answer.stats.seconds, 3),
-            "reasons": {"cards": [answer.cards_low_reason, answer.cards_high_reason],
-                        "margin": [answer.margin_low_reason, answer.margin_high_reason]},
-        }
-    return {"game": game.name, "variant": game.variant, "seed": seed, "deal": game.format_deal(cards),
-            "players": len(game.returns(state)), "seat": seat + 1, "answers": answers}
+    analysis = analyse(game, state, SeatQuestions(seat, tuple(questions), shared_time=True), budget, engine,
+                       on_answer=None if status is None else on_answer)
+    report["answers"] = {question: answer_report(answer) for question, answer in analysis.answers.items()}
+    if status is not None:  # the later questions may have narrowed an earlier one's interval
+        for question, answer in report["answers"].items():
+            if answer != heard.get(question):
+                status.echo(f"{QUESTION_NAMES[question]}, narrowed by the answers after it:")
+                for line in answer_lines(question, answer, players)[1:]:
+                    status.echo(line)
+    return report
+
+
+def answer_report(answer: Any) -> dict:
+    """One question's answer as its report (the --json form)."""
+    return {
+        "decided": answer.decided, "cards": answer.cards, "cards_bounds": list(answer.cards_bounds),
+        "margin": answer.margin, "margin_bounds": list(answer.margin_bounds), "wins": answer.wins,
+        "best_action": answer.best_action, "cards_floor_action": answer.cards_floor_action,
+        "strategy": answer.strategy,
+        "opponent_strategy": answer.opponent_strategy, "exhausted": answer.exhausted,
+        "states": answer.stats.states, "seconds": round(answer.stats.seconds, 3),
+        "reasons": {"cards": [answer.cards_low_reason, answer.cards_high_reason],
+                    "margin": [answer.margin_low_reason, answer.margin_high_reason]},
+    }
 
 
 def format_seat_report(report: dict) -> list[str]:
-    lines = [f"{report['game']} ({report['variant']}), {_source(report)}, {report['players']} players; "
-             f"seat {report['seat']}", f"Deal: {report['deal']}"]
+    lines = seat_header_lines(report)
     for question, answer in report["answers"].items():
-        lines.append(QUESTION_NAMES[question] + ":")
-        if answer["decided"]:
-            cards = "" if answer["cards"] is None else f"{answer['cards']:g} cards, "
-            wins = f"; P {WIN_WORDS[answer['wins']]}" if answer["wins"] else ""
-            lines.append(f"  {cards}margin {answer['margin']:+g}{wins}")
-        else:
-            low, high = answer["margin_bounds"]
-            lines.append(f"  undecided ({answer['exhausted']} ran out): margin between {low:g} and {high:g}")
-            lines += _bound_reasons(answer, "margin", "    ")
-            if question != "q4":
-                low, high = answer["cards_bounds"]
-                lines.append(f"  cards {low:g}" if low == high else f"  cards between {low:g} and {high:g}")
-                lines += _bound_reasons(answer, "cards", "    ")
-                if answer.get("cards_floor_action") and low > 0:
-                    lines.append(f"  P's first move guaranteeing {low:g} card{'' if low == 1 else 's'}: "
-                                 f"{answer['cards_floor_action']}")
-        if answer["best_action"]:
-            lines.append(f"  P's first move: {answer['best_action']}")
-        others = "opponent" if report["players"] == 2 else "the others together"
-        for who, mix in (("P", answer["strategy"]), (others, answer["opponent_strategy"])):
-            if mix:
-                lines.append(f"  {who} plays: {mix_text(mix)}")
-        lines.append(f"  {answer['states']:,} states, {answer['seconds']:.2f} s")
+        lines += answer_lines(question, answer, report["players"])
+    return lines
+
+
+def seat_header_lines(report: dict) -> list[str]:
+    return [f"{report['game']} ({report['variant']}), {_source(report)}, {report['players']} players; "
+            f"seat {report['seat']}", f"Deal: {report['deal']}"]
+
+
+def answer_lines(question: str, answer: dict, players: int) -> list[str]:
+    """One question's answer for people: its name, then its value or interval, P's move,
+    the mixes, and the work it took."""
+    from app.bots import mix_text
+
+    lines = [QUESTION_NAMES[question] + ":"]
+    if answer["decided"]:
+        cards = "" if answer["cards"] is None else f"{answer['cards']:g} cards, "
+        wins = f"; P {WIN_WORDS[answer['wins']]}" if answer["wins"] else ""
+        lines.append(f"  {cards}margin {answer['margin']:+g}{wins}")
+    else:
+        low, high = answer["margin_bounds"]
+        lines.append(f"  undecided ({answer['exhausted']} ran out): margin between {low:g} and {high:g}")
+        lines += _bound_reasons(answer, "margin", "    ")
+        if question != "q4":
+            low, high = answer["cards_bounds"]
+            lines.append(f"  cards {low:g}" if low == high else f"  cards between {low:g} and {high:g}")
+            lines += _bound_reasons(answer, "cards", "    ")
+            if answer.get("cards_floor_action") and low > 0:
+                lines.append(f"  P's first move guaranteeing {low:g} card{'' if low == 1 else 's'}: "
+                             f"{answer['cards_floor_action']}")
+    if answer["best_action"]:
+        lines.append(f"  P's first move: {answer['best_action']}")
+    others = "opponent" if players == 2 else "the others together"
+    for who, mix in (("P", answer["strategy"]), (others, answer["opponent_strategy"])):
+        if mix:
+            lines.append(f"  {who} plays: {mix_text(mix)}")
+    lines.append(f"  {answer['states']:,} states, {answer['seconds']:.2f} s")
     return lines
 
 
@@ -251,21 +300,32 @@ def seat_hint(game: Game, state: Any, budget: Budget) -> tuple[list[str], dict]:
     """The next move of a simultaneous-move game: for two players both seats' equilibrium
     mixes at this node (Q4); for more, each acting seat's advice against the others as one
     side (app.bots.coalition_advice: Q2, and Q5 where it decides)."""
+    from app.bots import HINT_SECONDS, coalition_advice, greedy_fallback, mix_text
+
     if game.is_over(state):
         raise UsurperError("the game is over; there is no next move")
     lines = [f"Position: {game.describe(state)}"]
     report: dict = {"position": game.describe(state), "seats": {}}
+    acting = game.acting_players(state)
     if len(game.returns(state)) == 2:
         answer = analyse(game, state, SeatQuestions(0, ("q4",)), budget).answers["q4"]
         for seat, mix in ((1, answer.strategy), (2, answer.opponent_strategy)):
             if mix:
                 lines.append(f"Seat {seat} plays: {mix_text(mix)}")
-        value = f"{answer.margin:+.3f}" if answer.margin is not None else "undecided"
-        lines.append(f"Value to seat 1 (margin, equilibrium play): {value}")
         report["seats"] = {"1": answer.strategy, "2": answer.opponent_strategy}
         report["value"] = answer.margin
+        if answer.margin is not None:
+            lines.append(f"Value to seat 1 (margin, equilibrium play): {answer.margin:+.3f}")
+            return lines, report
+        low, high = answer.margin_bounds
+        lines.append(f"Value to seat 1 (margin, equilibrium play): undecided ({answer.exhausted} ran out), "
+                     f"between {low:g} and {high:g}")
+        report["fallback"] = {}
+        for seat in acting:  # a move to play all the same, said to be the fallback it is
+            text, greedy = greedy_fallback(game, state, seat)
+            lines.append(f"Seat {seat + 1}: {text}")
+            report["fallback"][str(seat + 1)] = greedy
         return lines, report
-    acting = game.acting_players(state)
     whole = budget if budget.time_limit is not None else replace(budget, time_limit=HINT_SECONDS)
     for seat, share in zip(acting, shared_budgets(whole, len(acting))):
         text, data = coalition_advice(game, state, seat, share.time_limit)

@@ -139,6 +139,9 @@ typedef struct {
     struct timespec started;
     long long next_check;
     jmp_buf abort;
+    /* The search runs without the GIL, so that the status line's thread draws while it
+     * works; held again only to look for a signal (Ctrl-C) at each budget check. */
+    PyThreadState *unlocked;
     int exhausted;
     /* tables: the transposition table, and the deviations tried per state in the rounds
      * of limited discrepancy search (Python's `tried`), each capped at max_table entries */
@@ -356,7 +359,10 @@ static inline void count_state(Search *x, int depth) {
     if (x->states >= x->next_check) {
         x->next_check += BUDGET_CHECK_EVERY;
         if (x->time_limit >= 0 && elapsed(x) > x->time_limit) exceed(x, EXHAUSTED_TIME);
-        if (PyErr_CheckSignals() < 0) exceed(x, EXHAUSTED_SIGNAL);
+        PyEval_RestoreThread(x->unlocked);
+        int interrupted = PyErr_CheckSignals() < 0;
+        x->unlocked = PyEval_SaveThread();
+        if (interrupted) exceed(x, EXHAUSTED_SIGNAL);
     }
 }
 
@@ -764,6 +770,7 @@ static PyObject *solve_position(const Ctx *game, const State *root, int optimal,
     clock_gettime(CLOCK_MONOTONIC, &x->started);
 
     volatile int won = 0;
+    x->unlocked = PyEval_SaveThread();  /* every way out of the search comes back below */
     if (setjmp(x->abort) == 0) {
 #ifdef PLAIN_LEGAL_MOVES
         if (plain_ceiling >= 0) {
@@ -774,6 +781,7 @@ static PyObject *solve_position(const Ctx *game, const State *root, int optimal,
         if (optimal) run_optimal(x, root);
         else won = search_win(x, root);
     }
+    PyEval_RestoreThread(x->unlocked);
     if (x->exhausted == EXHAUSTED_SIGNAL) goto done;  /* the signal handler set the exception */
     if (x->exhausted == EXHAUSTED_INTERNAL) {
         PyErr_SetString(PyExc_RuntimeError, "a probe reached its target without a line to it");

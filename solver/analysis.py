@@ -13,6 +13,7 @@ still checks the game's type itself and refuses, in one line, what it cannot han
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -63,16 +64,18 @@ def engines_of(game: Game) -> tuple[str, ...]:
 
 
 def analyse(game: Game, state: Any, question: Question = "optimal", budget: Budget = Budget(),
-            engine: str = "auto", settings: SearchSettings = DEFAULT_SETTINGS, at_least: int = 0) -> Any:
+            engine: str = "auto", settings: SearchSettings = DEFAULT_SETTINGS, at_least: int = 0,
+            on_answer: Callable[[str, Any], None] | None = None) -> Any:
     """Answer `question` about `state` within `budget`: a SolveResult for a one-player game
     (mode "optimal" or "winnable"; with `at_least`, the optimum only where it reaches that,
-    solver.search.solve's floor), an Analysis of the asked seat for a simultaneous one."""
+    solver.search.solve's floor), an Analysis of the asked seat for a simultaneous one
+    (`on_answer(question, answer)` hears each question's answer as soon as it is known)."""
     family = search_family(game)
     chosen = _engine(game, family, engine)
     check_replacing(game, budget.replace_when_full)
     check_floor(game, question, at_least)
     if family == SIMULTANEOUS:
-        return _analyse_seat(game, state, question, budget, chosen)
+        return _analyse_seat(game, state, question, budget, chosen, on_answer)
     if isinstance(question, SeatQuestions) or question not in MODES:
         raise UsurperError(f"{game.name} is asked for its optimal score or whether it can be won"
                            f" (modes {', '.join(MODES)}), not {question!r}")
@@ -113,7 +116,8 @@ def _engine(game: Game, family: str, engine: str) -> str:
     return offered[engine]
 
 
-def _analyse_seat(game: Game, state: Any, question: Question, budget: Budget, engine: str) -> Any:
+def _analyse_seat(game: Game, state: Any, question: Question, budget: Budget, engine: str,
+                  on_answer: Callable[[str, Any], None] | None) -> Any:
     from solver.simultaneous import QUESTIONS
     from solver.simultaneous import analyse as analyse_simultaneous
 
@@ -126,4 +130,4 @@ def _analyse_seat(game: Game, state: Any, question: Question, budget: Budget, en
     if unknown:
         raise UsurperError(f"unknown question {unknown[0]!r} (known: {', '.join(QUESTIONS)})")
     return analyse_simultaneous(game, state, question.seat, question.questions or None, budget, engine,
-                                payoffs=question.payoffs, shared_time=question.shared_time)
+                                payoffs=question.payoffs, shared_time=question.shared_time, on_answer=on_answer)

@@ -303,6 +303,9 @@ def _bounded_above(game: Game, state: Any, result: SolveResult, at_least: int) -
 
 def _solve(game: Game, state: Any, mode: str, engine: str, budget: Budget, settings: SearchSettings,
            at_least: int) -> SolveResult:
+    finished = _finished(game, state, mode, engine)
+    if finished is not None:
+        return finished
     if engine in ("compiled", "auto", "compiled-plain"):  # the game's own compiled search
         try:
             result = _compiled(game, state, mode, budget, settings, at_least, plain=engine == "compiled-plain")
@@ -324,6 +327,27 @@ def _solve(game: Game, state: Any, mode: str, engine: str, budget: Budget, setti
         return search.run_winnable(state)
     finally:
         sys.setrecursionlimit(old_limit)
+
+
+def _finished(game: Game, state: Any, mode: str, engine: str) -> SolveResult | None:
+    """A position already over is its own answer, whatever the engine, counted as the plain
+    baseline counts it: one state, valued once (one entry), never met again (no table hit);
+    the bounded searches would count it again in each of their phases and meet it in their
+    table in each round.  None while the game goes on."""
+    started = time.perf_counter()
+    outcome = game.outcome(state)
+    if outcome is None:
+        return None
+    # The one line, empty, meets every bound: its score is the optimum, whatever the floor.
+    score = outcome.score if mode == "optimal" else None
+    named = engine if engine != "auto" else _auto_engine(game)
+    return SolveResult(outcome.result, score, [], outcome.score, mode, named,
+                       Stats(states=1, unique=1, seconds=time.perf_counter() - started))
+
+
+def _auto_engine(game: Game) -> str:
+    """The engine "auto" names: the game's compiled search where it has one."""
+    return "compiled" if type(game).compiled_solve is not Game.compiled_solve else "pruned"
 
 
 _NOTICES: set[str] = set()

@@ -59,10 +59,11 @@ Q3 <= Q1 on each payoff, Q2 <= Q4 <= Q3 on the margin).
 
 from __future__ import annotations
 
+import copy
 import itertools
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -190,7 +191,8 @@ def default_questions(players: int) -> tuple[str, ...]:
 
 def analyse(game: Game, state: Any, seat: int = 0, questions: Sequence[str] | None = None,
             budget: Budget = Budget(), engine: str = "auto", joint_model: bool | None = None,
-            payoffs: Sequence[str] = (CARDS, MARGIN), shared_time: bool = False) -> Analysis:
+            payoffs: Sequence[str] = (CARDS, MARGIN), shared_time: bool = False,
+            on_answer: Callable[[str, Answer], None] | None = None) -> Analysis:
     """Answer `questions` (q1-q5; None: `default_questions`) for seat P = `seat` from `state`;
     each question has the whole budget, or with `shared_time` its share of one time limit for
     them all (`shared_budgets`) (its two payoffs share it; Q1-Q3 ask only `payoffs`,
@@ -198,7 +200,10 @@ def analyse(game: Game, state: Any, seat: int = 0, questions: Sequence[str] | No
     three or more.  `engine`: "python", "compiled" (Q4 values of round starts from the game's
     `compiled_q4` hook; EngineError without one) or "auto" (compiled where the game offers it).
     `joint_model`: whether Q1 also asks the game's model of joint play (None: where the budget
-    is a time limit without a state limit, since the model counts no states)."""
+    is a time limit without a state limit, since the model counts no states).
+    `on_answer(question, answer)`: called as each question is answered, before the next is
+    searched, with a copy narrowed by the answers known so far (the returned answers are
+    narrowed by all of them, so an early one may end narrower)."""
     check_simultaneous(game)
     players = len(game.returns(state))
     questions = default_questions(players) if questions is None else questions
@@ -224,6 +229,10 @@ def analyse(game: Game, state: Any, seat: int = 0, questions: Sequence[str] | No
         else:
             answers[question] = _answer_paranoid(game, state, seat, question, asked, engine, answers, joint_model,
                                                  tuple(payoffs))
+        if on_answer is not None:
+            so_far = copy.deepcopy(answers)
+            _tighten(so_far)
+            on_answer(question, so_far[question])
     _tighten(answers)
     return Analysis(seat, answers)
 
