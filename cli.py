@@ -292,13 +292,18 @@ def hint_limit_words(seconds: float, defaulted: bool, fair: bool) -> str:
               help="Devil's Throne: the bots' policy: random, greedy (the game's simple rule), equilibrium (Q4 mix)  "
                    "[default: equilibrium for two players,"
                    " else greedy].")
-def play(game, seed, deal_text, variants, players, suits, moves, plain, samples, random_seed, seat, bot_name):
+@click.option("--grade", "grades", help="Only deals of this difficulty grade (docs/grades.md): one (hard), a list "
+                                          "(easy,hard) or a range (medium..expert), from the graded catalogue.")
+def play(game, seed, deal_text, variants, players, suits, moves, plain, samples, random_seed, seat, bot_name, grades):
     """Play a deal in the terminal, with hints that peek (h) or not (f), undo and redo.
-    Devil's Throne: you play one seat against bots, each reveal shown as it happens."""
+    Devil's Throne: you play one seat against bots, each reveal shown as it happens.
+    --grade: a deal of that difficulty, picked from the graded catalogue."""
     import random
 
     from app.terminal import play_in_terminal
 
+    if grades is not None:
+        seed = graded_seed(game, variants, grades, seed, deal_text, random_seed)
     rules, cards = load_deal(game, seed, deal_text, variants)
     start = rules.initial_state(cards)
     played = rules.parse_line(start, moves) if moves.strip() else []
@@ -556,18 +561,38 @@ def _print_seeds_left(book, which: str, as_json: bool) -> None:
                    "files that answered its undecided seeds again].")
 @click.option("--variant", "variants", multiple=True, help="Variant switch, repeatable or comma separated.")
 @click.option("--random-seed", type=int, help="Make the pick reproducible.")
+@click.option("--grade", "grades", help="Only deals of this difficulty grade (docs/grades.md): one (hard), a list "
+                                          "(easy,hard) or a range (medium..expert), from the graded catalogue.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
-def pick(game, winnable, min_score, catalogue_file, variants, random_seed, as_json):
-    """A seed to play, from a catalogue: won deals only, or deals reaching a score."""
+def pick(game, winnable, min_score, catalogue_file, variants, random_seed, grades, as_json):
+    """A seed to play, from a catalogue: won deals only, deals reaching a score, or deals of a
+    difficulty grade."""
     import random
 
     from app.progress import StatusLine
     from app.reports import format_pick, pick_report
+    from solver.grade import parse_grades
 
+    wanted = parse_grades(grades) if grades is not None else ()
     with StatusLine("reading the catalogue" if catalogue_file else "reading the shipped catalogues"):
         report = pick_report(make_game, game, variants, catalogue_file, winnable, min_score,
-                             random.Random(random_seed))
+                             random.Random(random_seed), wanted)
     echo(as_json_text(report) if as_json else "\n".join(format_pick(report)))
+
+
+def graded_seed(game: str, variants, grades: str, seed, deal_text, random_seed: int) -> int:
+    """A seed of the asked grades from the shipped graded catalogue, said on stderr."""
+    import random
+
+    from app.reports import pick_report
+    from solver.grade import parse_grades
+
+    if seed is not None or deal_text is not None:
+        raise UsurperError("--grade picks the deal: give no --seed or --deal with it")
+    report = pick_report(make_game, game, variants, None, False, None, random.Random(random_seed), parse_grades(grades))
+    echo(f"Seed {report['seed']} of {report['title']}, grade {report['grade']} "
+         f"({report['matches']:,} of {report['seeds']:,} graded seeds match)", err=True)
+    return report["seed"]
 
 
 def option_defaulted(name: str) -> bool:

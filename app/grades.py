@@ -8,7 +8,7 @@ from typing import Any
 
 from games.base import Game
 from solver.catalogue.store import write_atomically
-from solver.grade import LADDER, GradeReport, grade_deal
+from solver.grade import GradeReport, grade_deal
 from solver.winning_graph import figures, winning_graph
 
 
@@ -23,7 +23,7 @@ def grade_report(game: Game, cards: tuple, state: Any, seed: int | None, told=No
 
 def format_grade(report: dict) -> list[str]:
     source = f"seed {report['seed']}" if report["seed"] is not None else "the deal given"
-    lines = [f"{report['game']} ({report['variant']}), {source}", f"Grade: {report['grade']}  ({_why(report)})"]
+    lines = [f"{report['game']} ({report['variant']}), {source}", f"Grade: {report['grade']}  ({why_graded(report)})"]
     if report["ladder"]:
         lines.append("Ladder (weakest first; each line replays with `usurper verify`):")
         for play in report["ladder"]:
@@ -46,7 +46,7 @@ def narrowness_lines(narrowness: dict) -> list[str]:
             f"moves keeping the win at each decision: {shares}"]
 
 
-def _why(report: dict) -> str:
+def why_graded(report: dict) -> str:
     grade = report["grade"]
     if grade == "unwinnable":
         return "the exact search proves no line wins"
@@ -54,9 +54,11 @@ def _why(report: dict) -> str:
         return "no player of the ladder won, and the exact search ran out of budget"
     if grade == "clairvoyant-only":
         return "no player of the ladder won; a player who sees the deck wins"
-    rung = next(rung for rung in LADDER if rung.grade == grade)
     winner = next(play["player"] for play in report["ladder"] if play["won"])
-    return f"first won by {winner}; '{grade}' starts at {rung.player}"
+    plays = [play for play in report["ladder"] if play["player"] == winner]
+    won = [str(play["random_seed"]) for play in plays if play["won"]]
+    return (f"{winner} won {len(won)} of {len(plays)} plays (random seeds {', '.join(won)}); "
+            "no weaker player of the ladder won enough")
 
 
 def graph_report(game: Game, state: Any, seed: int | None, max_positions: int, out: Path | None) -> dict:

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from games.base import Game, UnsupportedGame, Verdict
+from games.base import Game, UnsupportedGame, UsurperError, Verdict
 from solver.analysis import analyse
 from solver.players import FairPolicy, Policy, greedy_move, play_from, player_rng
 from solver.search import Budget
@@ -64,6 +64,10 @@ LADDER = (
     Rung("hard", 100, FAIR_SEEDS, 2),
     Rung("expert", 300, FAIR_SEEDS, 2),
 )
+#: The ladder as words, stored in a graded catalogue's header: a run resumed with another
+#: ladder is refused rather than mixing two definitions.
+LADDER_TEXT = ", ".join(f"{rung.grade}: {rung.player} wins {rung.wins_needed} of {len(rung.random_seeds)}"
+                        for rung in LADDER)
 #: The exact search that decides a deal no rung won, and whose line the narrowness follows.
 VERDICT_BUDGET = Budget(max_states=20_000_000, max_memory_mb=1024)
 #: Each "does this move keep the win?" search along the line.
@@ -123,6 +127,25 @@ class GradeReport:
     def as_dict(self) -> dict:
         return {"grade": self.grade, "verdict": str(self.verdict), "ladder": [asdict(play) for play in self.ladder],
                 "narrowness": None if self.narrowness is None else self.narrowness.as_dict()}
+
+
+def parse_grades(text: str) -> tuple[str, ...]:
+    """Grades as a user asks for them: one (`hard`), a list (`easy,hard`) or a range, easiest
+    first (`medium..expert`)."""
+    wanted: list[str] = []
+    for part in (word.strip() for word in text.split(",")):
+        first, dots, last = part.partition("..")
+        for grade in (first, last) if dots else (first,):
+            if grade not in (*GRADES, UNDECIDED):
+                raise UsurperError(f"unknown grade {grade!r} (known: {', '.join(GRADES)}, {UNDECIDED})")
+        if dots:
+            low, high = GRADES.index(first), GRADES.index(last) if last in GRADES else len(GRADES)
+            if low > high:
+                raise UsurperError(f"the range {part!r} runs backwards: easiest grade first")
+            wanted.extend(GRADES[low:high + 1])
+        else:
+            wanted.append(first)
+    return tuple(dict.fromkeys(wanted))
 
 
 def check_gradable(game: Game) -> None:

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from games.base import LOST, UNDECIDED, WON, EngineError, Game, UsurperError
 from solver.analysis import analyse, check_floor, check_replacing, engines_of
-from solver.grade import check_gradable, grade_deal
+from solver.grade import LADDER_TEXT, check_gradable, grade_deal
 from solver.search import Budget
 from solver.verify import check_claim
 
@@ -46,9 +46,9 @@ CATALOGUE_MODES = ("optimal", "winnable", "grade")
 
 #: The header fields that shape the answers: a resumed run must ask the same question.
 QUESTION_FIELDS = ("format", "version", "game", "variants", "mode", "engine", "time_limit", "max_states",
-                   "max_memory_mb", "verdict_limit", "replace_when_full", "at_least")
+                   "max_memory_mb", "verdict_limit", "replace_when_full", "at_least", "ladder")
 #: The question fields a header may leave out (those added later), and what their absence means.
-QUESTION_DEFAULTS = {"replace_when_full": False, "at_least": 0}
+QUESTION_DEFAULTS = {"replace_when_full": False, "at_least": 0, "ladder": None}
 
 
 def _package_version() -> str:
@@ -103,7 +103,8 @@ class Job:
             "max_memory_mb": self.max_memory_mb, "verdict_limit": self.verdict_limit,
             # only when set, so that the files made before it existed still match their runs
             **({"replace_when_full": True} if self.replace_when_full else {}),
-            **({"at_least": self.at_least} if self.at_least else {}), "created_by": ENGINE_VERSION,
+            **({"at_least": self.at_least} if self.at_least else {}),
+            **({"ladder": LADDER_TEXT} if self.mode == "grade" else {}), "created_by": ENGINE_VERSION,
         }
 
     @property
