@@ -6,8 +6,9 @@ Positions are merged by the game's transposition key, so the graph is a DAG (a o
 game whose positions never repeat); its figures:
 
 - `winning_lines`: how many move sequences lead from the start to a win;
-- `dominators`: the positions every winning line passes through (the dominators of the won
-  end, which is one node joined from every winning position);
+- `dominators`: the positions every winning line passes through on its way (the dominators
+  of the won end, which is one node joined from every won position; the start and the won
+  positions themselves left out);
 - `longest_single_stretch`: the most decisions in a row, on one winning line, where a single
   move keeps the win (forced moves in between neither count nor break the run).
 
@@ -82,7 +83,8 @@ def figures(graph: nx.DiGraph) -> GraphFigures:
     passed = []
     node = dominators[WON_END]
     while node != start:
-        passed.append(graph.nodes[node]["position"])
+        if graph.nodes[node]["legal"]:  # a won end is where lines stop, not a way through
+            passed.append(graph.nodes[node]["position"])
         node = dominators[node]
     positions = graph.number_of_nodes() - 1
     return GraphFigures(positions, graph.number_of_edges(), lines[start], list(reversed(passed)),
