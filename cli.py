@@ -21,6 +21,7 @@ from games import make_game
 from games.base import Game, UsurperError
 from solver.analysis import ENGINES
 from solver.fair import FAIR_SAMPLES
+from solver.winning_graph import DEFAULT_MAX_POSITIONS
 
 EXIT_USER_ERROR = 2
 #: A catalogue run whose every row is an ERROR: it ran, but answered nothing.
@@ -291,17 +292,59 @@ def hint_limit_words(seconds: float, defaulted: bool, fair: bool) -> str:
               help="Devil's Throne: the bots' policy: random, greedy (the game's simple rule), equilibrium (Q4 mix)  "
                    "[default: equilibrium for two players,"
                    " else greedy].")
-def play(game, seed, deal_text, variants, players, suits, moves, plain, samples, random_seed, seat, bot_name):
+@click.option("--grade", "grades", help="Only deals of this difficulty grade (docs/grades.md): one (hard), a list "
+                                          "(easy,hard) or a range (medium..expert), from the graded catalogue.")
+def play(game, seed, deal_text, variants, players, suits, moves, plain, samples, random_seed, seat, bot_name, grades):
     """Play a deal in the terminal, with hints that peek (h) or not (f), undo and redo.
-    Devil's Throne: you play one seat against bots, each reveal shown as it happens."""
+    Devil's Throne: you play one seat against bots, each reveal shown as it happens.
+    --grade: a deal of that difficulty, picked from the graded catalogue."""
     import random
 
     from app.terminal import play_in_terminal
 
+    if grades is not None:
+        seed = graded_seed(game, variants, grades, seed, deal_text, random_seed)
     rules, cards = load_deal(game, seed, deal_text, variants)
     start = rules.initial_state(cards)
     played = rules.parse_line(start, moves) if moves.strip() else []
     play_in_terminal(rules, start, plain, samples, random.Random(random_seed), seat - 1, bot_name, played=played)
+
+
+@usurper.command()
+@deal_options
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+def grade(game, seed, deal_text, variants, players, suits, as_json):
+    """How hard the deal is: the weakest player that wins it without peeking (docs/grades.md),
+    each play's line, and how narrow the way to a win is."""
+    from tqdm import tqdm
+
+    from app.grades import format_grade, grade_report
+
+    rules, cards = load_deal(game, seed, deal_text, variants)
+    with tqdm(desc="grading", bar_format="{desc}: {postfix} ({elapsed})", disable=None, leave=False) as bar:
+        report = grade_report(rules, cards, rules.initial_state(cards), seed, told=bar.set_postfix_str)
+    echo(as_json_text(report) if as_json else "\n".join(format_grade(report)))
+
+
+@usurper.command()
+@deal_options
+@click.option("--moves", default="", help="Start from the position after these moves, separated by ';'.")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the graph as GraphML (Gephi, networkx.read_graphml) to this file.")
+@click.option("--max-positions", type=COUNT, default=DEFAULT_MAX_POSITIONS, show_default=True,
+              help="Positions looked at, at most; a larger winning part is refused.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+def graph(game, seed, deal_text, variants, players, suits, moves, out, max_positions, as_json):
+    """The winning part of a deal as a graph: every position from which a win can still be
+    reached and the moves that keep it; how many winning lines, the positions every one
+    passes through, the longest run of decisions with a single winning move."""
+    from app.grades import format_graph, graph_report
+
+    rules, cards = load_deal(game, seed, deal_text, variants)
+    state = rules.initial_state(cards)
+    state = rules.apply_line(state, rules.parse_line(state, moves)) if moves.strip() else state
+    report = graph_report(rules, state, seed, max_positions, out)
+    echo(as_json_text(report) if as_json else "\n".join(format_graph(report)))
 
 
 @usurper.command()
@@ -381,11 +424,12 @@ def catalogue():
 @click.option("--out", required=True, type=click.Path(dir_okay=False, path_type=Path),
               help="The catalogue file (JSON Lines); an existing one is resumed.")
 @click.option("--variant", "variants", multiple=True, help="Variant switch, repeatable or comma separated.")
-@click.option("--mode", type=click.Choice(["optimal", "winnable"]), default="optimal", show_default=True,
-              help="optimal: prove the best score; winnable: stop at the first win.")
+@click.option("--mode", type=click.Choice(["optimal", "winnable", "grade"]), default="optimal", show_default=True,
+              help="optimal: prove the best score; winnable: stop at the first win; grade: each deal's difficulty "
+                   "grade (docs/grades.md).")
 @click.option("--engine", type=click.Choice(ENGINES), default="auto", show_default=True)
 @click.option("--time-limit", type=SECONDS, default=60.0, show_default=True,
-              help="Seconds per seed before the search gives up (UNDECIDED).")
+              help="Seconds per seed before the search gives up (UNDECIDED; not for mode grade).")
 @click.option("--max-states", type=COUNT, help="States per seed at most (deterministic budget).")
 @click.option("--max-memory", type=MEGABYTES, default=4096, show_default=True,
               help="Megabytes of tables per worker: the most a search adds to a worker's peak memory.")
@@ -411,6 +455,8 @@ def catalogue_run(game, seeds, out, variants, mode, engine, time_limit, max_stat
     from solver.seeds import parse_seed_ranges
 
     seed_range = parse_seed_ranges(seeds)
+    if mode == "grade" and option_defaulted("time_limit"):
+        time_limit = None  # grades have budgets of states of their own
     job = catalogues.make_job(make_game, game, variants, mode, engine, time_limit, max_states, max_memory,
                               verdict_limit, replace_when_full, at_least)
     progress: dict = {}
@@ -515,18 +561,38 @@ def _print_seeds_left(book, which: str, as_json: bool) -> None:
                    "files that answered its undecided seeds again].")
 @click.option("--variant", "variants", multiple=True, help="Variant switch, repeatable or comma separated.")
 @click.option("--random-seed", type=int, help="Make the pick reproducible.")
+@click.option("--grade", "grades", help="Only deals of this difficulty grade (docs/grades.md): one (hard), a list "
+                                          "(easy,hard) or a range (medium..expert), from the graded catalogue.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
-def pick(game, winnable, min_score, catalogue_file, variants, random_seed, as_json):
-    """A seed to play, from a catalogue: won deals only, or deals reaching a score."""
+def pick(game, winnable, min_score, catalogue_file, variants, random_seed, grades, as_json):
+    """A seed to play, from a catalogue: won deals only, deals reaching a score, or deals of a
+    difficulty grade."""
     import random
 
     from app.progress import StatusLine
     from app.reports import format_pick, pick_report
+    from solver.grade import parse_grades
 
+    wanted = parse_grades(grades) if grades is not None else ()
     with StatusLine("reading the catalogue" if catalogue_file else "reading the shipped catalogues"):
         report = pick_report(make_game, game, variants, catalogue_file, winnable, min_score,
-                             random.Random(random_seed))
+                             random.Random(random_seed), wanted)
     echo(as_json_text(report) if as_json else "\n".join(format_pick(report)))
+
+
+def graded_seed(game: str, variants, grades: str, seed, deal_text, random_seed: int) -> int:
+    """A seed of the asked grades from the shipped graded catalogue, said on stderr."""
+    import random
+
+    from app.reports import pick_report
+    from solver.grade import parse_grades
+
+    if seed is not None or deal_text is not None:
+        raise UsurperError("--grade picks the deal: give no --seed or --deal with it")
+    report = pick_report(make_game, game, variants, None, False, None, random.Random(random_seed), parse_grades(grades))
+    echo(f"Seed {report['seed']} of {report['title']}, grade {report['grade']} "
+         f"({report['matches']:,} of {report['seeds']:,} graded seeds match)", err=True)
+    return report["seed"]
 
 
 def option_defaulted(name: str) -> bool:

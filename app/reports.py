@@ -396,27 +396,52 @@ def format_verify(report: dict) -> str:
 # ----- pick ----------------------------------------------------------------------------------
 
 def pick_report(build, game: str, variants, catalogue_file, winnable: bool, min_score: int | None,
-                rng: Any) -> dict:
-    """`usurper pick`: a seed from a catalogue (the shipped one by default) matching the wish."""
+                rng: Any, grades: tuple[str, ...] = ()) -> dict:
+    """`usurper pick`: a seed from a catalogue (the shipped one by default; with `grades`, the
+    shipped graded one) matching the wish."""
     import shlex
 
     from solver import catalogue as catalogues
 
-    job = catalogues.make_job(build, game, variants)
+    job = catalogues.make_job(build, game, variants, **({"mode": "grade", "time_limit": None} if grades else {}))
     flags = "".join(f" --variant {shlex.quote(word)}" for word in job.variants)
-    paths = [catalogue_file] if catalogue_file else catalogues.shipped_catalogues(job)
+    paths = [catalogue_file] if catalogue_file else _shipped_for(job, bool(grades))
     if not paths:
-        raise UsurperError(f"no shipped catalogue for {job.title} ({catalogues.shipped_catalogue(job)}); make one "
-                           f"with `usurper catalogue {job.game} --seeds 0-999{flags} --out FILE` "
+        shipped = catalogues.shipped_grades(job) if grades else catalogues.shipped_catalogue(job)
+        mode = " --mode grade" if grades else ""
+        raise UsurperError(f"no shipped {'graded ' if grades else ''}catalogue for {job.title} ({shipped}); make one "
+                           f"with `usurper catalogue {job.game}{mode} --seeds 0-999{flags} --out FILE` "
                            "and pass --catalogue FILE")
     book = catalogues.read_all(paths)
     catalogues.check_matches(book, job)
-    row, matches = catalogues.pick_row(book, winnable, min_score, rng)
+    if grades and book.header["mode"] != "grade":
+        raise UsurperError(f"{book.path} is not a graded catalogue (mode {book.header['mode']}): --grade needs one "
+                           "made with --mode grade")
+    row, matches = catalogues.pick_row(book, winnable, min_score, rng, grades)
     if row.get("first_move"):
         row = {**row, "first_move": _as_shown(build(job.game, job.variants), row["seed"], row["first_move"])}
     return {"game": job.game, "variants": list(job.variants), "title": job.title, "flags": flags,
             "catalogue": " + ".join(str(source) for source in book.sources), "matches": matches,
             "seeds": len(book.rows), **row}
+
+
+def grade_evidence(row: dict) -> list[str]:
+    """A graded row's grade and what it rests on: who won it first, and the narrowness."""
+    from app.grades import narrowness_lines, why_graded
+
+    lines = [f"Grade: {row['grade']} ({why_graded(row)})"]
+    if row.get("narrowness"):
+        lines.extend(narrowness_lines(row["narrowness"])[:1])
+    return lines
+
+
+def _shipped_for(job: Any, graded: bool) -> list:
+    from solver import catalogue as catalogues
+
+    if not graded:
+        return catalogues.shipped_catalogues(job)
+    path = catalogues.shipped_grades(job)
+    return [path] if path.exists() else []
 
 
 def _as_shown(game: Game, seed: int, move: str) -> str:
@@ -438,10 +463,18 @@ def format_pick(report: dict) -> list[str]:
                f"match{'es' if matches == 1 else ''}")
     solved = (f"solved in {report['seconds']:g} s" if report.get("seconds") is not None
               else "solve time not recorded")
-    lines = [f"Seed {seed} of {report['title']} ({matched})",
-             f"{report['outcome']}, {score}; {solved}, {count(report['states'] or 0, 'state')}"]
+    lines = [f"Seed {seed} of {report['title']} ({matched})"]
+    if report.get("grade"):
+        lines.extend(grade_evidence(report))
+    else:
+        lines.append(f"{report['outcome']}, {score}; {solved}, {count(report['states'] or 0, 'state')}")
     if report.get("first_move"):
         lines.append(f"First move of the solver's line (spoiler): {report['first_move']}")
     lines.append(f"Deal it:  usurper deal {report['game']} --seed {seed}{flags}")
+    if report.get("grade"):
+        lines.append(f"Play it:  usurper play {report['game']} --seed {seed}{flags}")
+        lines.append(f"Evidence: usurper grade {report['game']} --seed {seed}{flags}  (each play's line, "
+                     "replayable with usurper verify)")
+        return lines
     lines.append(f"Solve it: usurper solve {report['game']} --seed {seed}{flags}")
     return lines

@@ -33,7 +33,6 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from app.benchmark import parse_seed_range  # noqa: E402
-from app.policies import FairPolicy, play_deal  # noqa: E402
 from games import make_game  # noqa: E402
 from solver.fair import (  # noqa: E402
     FAIR_SAMPLES,
@@ -44,6 +43,7 @@ from solver.fair import (  # noqa: E402
     visible_model,
     win_then_score,
 )
+from solver.players import FairPolicy, play_deal  # noqa: E402
 from solver.stats import wilson_interval  # noqa: E402
 
 

@@ -30,17 +30,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from app.benchmark import parse_seed_range  # noqa: E402
 from app.policies import (  # noqa: E402
-    POLICIES,
     bench_curve,
     bench_policies,
     curve_lines,
     exact_gap,
     plot_curves,
-    policy,
     where_fair_lost,
 )
 from games import make_game  # noqa: E402
 from solver.fair import FAIR_SAMPLES, sample_budget  # noqa: E402
+from solver.players import POLICIES, policy  # noqa: E402
 
 
 def main() -> None:

@@ -40,7 +40,7 @@ from solver.catalogue.job import (
     make_job,
     solve_seed,
 )
-from solver.catalogue.pick import SHIPPED_DIR, pick_row, shipped_catalogue, shipped_catalogues
+from solver.catalogue.pick import SHIPPED_DIR, pick_row, shipped_catalogue, shipped_catalogues, shipped_grades
 from solver.catalogue.store import check_matches, read, read_all
 from solver.catalogue.summary import (
     Tally,
@@ -57,5 +57,5 @@ __all__ = [
     "ENGINE_VERSION", "ERROR", "FORMAT", "FORMAT_VERSION", "OUTCOMES", "SHIPPED_DIR", "Catalogue", "Interrupted",
     "Job", "RunReport", "Tally", "check_matches", "error_row", "format_summary", "job", "make_job", "pick",
     "pick_row", "plot", "read", "read_all", "run", "seed_list", "shipped_catalogue", "shipped_catalogues",
-    "solve_seed", "store", "summarise", "summary", "undecided_seeds", "unproven_seeds", "work",
+    "shipped_grades", "solve_seed", "store", "summarise", "summary", "undecided_seeds", "unproven_seeds", "work",
 ]

@@ -4,7 +4,9 @@ A row: {"seed", "outcome" (WON / LOST / UNDECIDED / ERROR), "score" (the proven 
 null), "best" (the score of the best line found, replayed before the row is written),
 "bound" (a proven upper bound on the optimum, where one is known but not met),
 "states", "seconds", "first_move", "engine", "stopped" (the limit that ended a search that
-did not finish)}, and "error" on an ERROR row.  The game comes
+did not finish)}, and "error" on an ERROR row.  A graded catalogue (mode "grade",
+solver/grade.py) adds "grade", "ladder" (every play, with its moves) and "narrowness"; its
+"outcome" is the exact search's verdict, or WON where a play won before the search decided.  The game comes
 from the caller's builder (Job.build), so the catalogue never reaches for a game registry.
 """
 
@@ -22,6 +24,7 @@ from pathlib import Path
 
 from games.base import LOST, UNDECIDED, WON, EngineError, Game, UsurperError
 from solver.analysis import analyse, check_floor, check_replacing, engines_of
+from solver.grade import LADDER_TEXT, check_gradable, grade_deal
 from solver.search import Budget
 from solver.verify import check_claim
 
@@ -37,11 +40,15 @@ FORMAT = "usurper-catalogue"
 FORMAT_VERSION = 1
 
 
+#: What a catalogue can ask of each seed: its optimum, whether it can be won, or its grade.
+CATALOGUE_MODES = ("optimal", "winnable", "grade")
+
+
 #: The header fields that shape the answers: a resumed run must ask the same question.
 QUESTION_FIELDS = ("format", "version", "game", "variants", "mode", "engine", "time_limit", "max_states",
-                   "max_memory_mb", "verdict_limit", "replace_when_full", "at_least")
+                   "max_memory_mb", "verdict_limit", "replace_when_full", "at_least", "ladder")
 #: The question fields a header may leave out (those added later), and what their absence means.
-QUESTION_DEFAULTS = {"replace_when_full": False, "at_least": 0}
+QUESTION_DEFAULTS = {"replace_when_full": False, "at_least": 0, "ladder": None}
 
 
 def _package_version() -> str:
@@ -96,7 +103,8 @@ class Job:
             "max_memory_mb": self.max_memory_mb, "verdict_limit": self.verdict_limit,
             # only when set, so that the files made before it existed still match their runs
             **({"replace_when_full": True} if self.replace_when_full else {}),
-            **({"at_least": self.at_least} if self.at_least else {}), "created_by": ENGINE_VERSION,
+            **({"at_least": self.at_least} if self.at_least else {}),
+            **({"ladder": LADDER_TEXT} if self.mode == "grade" else {}), "created_by": ENGINE_VERSION,
         }
 
     @property
@@ -134,9 +142,12 @@ def make_job(build: Callable[[str, Sequence[str]], Game], game_name: str, varian
         # NaN or inf would mean no limit, and is not JSON: the header could not be read back.
         if seconds is not None and not (isinstance(seconds, (int, float)) and math.isfinite(seconds) and seconds > 0):
             raise UsurperError(f"{name} must be a finite number of seconds above 0, not {seconds!r}")
-    if mode not in ("optimal", "winnable"):
-        raise UsurperError(f"unknown mode {mode!r} (known: optimal, winnable)")
-    _check_engine(game, mode, engine)
+    if mode not in CATALOGUE_MODES:
+        raise UsurperError(f"unknown mode {mode!r} (known: {', '.join(CATALOGUE_MODES)})")
+    if mode == "grade":
+        _check_grading(game, engine, time_limit, max_states, verdict_limit, replace_when_full, at_least)
+    else:
+        _check_engine(game, mode, engine)
     if verdict_limit is not None and mode != "optimal":
         raise UsurperError("--verdict-limit only applies to mode optimal (mode winnable decides the verdict)")
     check_replacing(game, replace_when_full)
@@ -160,6 +171,8 @@ def solve_seed(job: Job, seed: int) -> dict:
     try:
         game = _game(job)
         state = game.initial_state(game.deal_from_seed(seed))
+        if job.mode == "grade":
+            return grade_row(game, state, seed, started)
         result = analyse(game, state, job.mode, job.budget(), job.engine, at_least=job.at_least)
         states = result.stats.states
         if result.verdict == UNDECIDED and job.verdict_limit is not None:
@@ -181,6 +194,20 @@ def solve_seed(job: Job, seed: int) -> dict:
         }
     except Exception as exc:  # noqa: BLE001 - recorded in the row, the run goes on
         return error_row(job, seed, exc, started)
+
+
+def grade_row(game: Game, state, seed: int, started: float) -> dict:
+    """A graded catalogue's row: the grade, every play of the ladder and the narrowness."""
+    report = grade_deal(game, state, seed)
+    won_play = next((play for play in report.ladder if play.won), None)
+    outcome = WON if won_play is not None else str(report.verdict)
+    return {
+        "seed": seed, "outcome": outcome, "score": None,
+        "best": won_play.score if won_play is not None else None,
+        "states": None, "seconds": _since(started),
+        "first_move": game.format_move(state, report.winning_line[0]) if report.winning_line else None,
+        "engine": f"auto {ENGINE_VERSION}", **report.as_dict(),
+    }
 
 
 def error_row(job: Job, seed: int, error: BaseException | str, started: float | None = None) -> dict:
@@ -219,7 +246,23 @@ def probe_engine(job: Job) -> None:
     by every worker process.  Any error is left for the seeds' own rows to report."""
     with contextlib.suppress(Exception):  # only the note is wanted here
         game = _game(job)
-        analyse(game, game.initial_state(game.deal_from_seed(0)), job.mode, Budget(max_states=1), job.engine)
+        mode = "winnable" if job.mode == "grade" else job.mode
+        analyse(game, game.initial_state(game.deal_from_seed(0)), mode, Budget(max_states=1), job.engine)
+
+
+def _check_grading(game: Game, engine: str, time_limit, max_states, verdict_limit, replace_when_full,
+                   at_least) -> None:
+    """A grade is asked with the ladder's own budgets (state counts, so that it repeats on any
+    machine): the search options of the other modes do not apply."""
+    check_gradable(game)
+    given = [name for name, value, default in (("--engine", engine, "auto"), ("--time-limit", time_limit, None),
+                                               ("--max-states", max_states, None),
+                                               ("--verdict-limit", verdict_limit, None),
+                                               ("--replace-when-full", replace_when_full, False),
+                                               ("--at-least", at_least, 0)) if value != default]
+    if given:
+        raise UsurperError(f"mode grade plays and searches with fixed budgets of states; {', '.join(given)} "
+                           "does not apply to it")
 
 
 def _check_engine(game: Game, mode: str, engine: str) -> None:

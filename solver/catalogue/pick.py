@@ -35,6 +35,11 @@ def shipped_catalogues(job: Job) -> list[Path]:
     return [main, *sorted(others, key=lambda path: (_time_limit(path), path.name))]
 
 
+def shipped_grades(job: Job) -> Path:
+    """The graded catalogue shipped in data/catalogue/grades/ for this game and variant (may not exist)."""
+    return SHIPPED_DIR / "grades" / f"{_stem(job)}.jsonl.gz"
+
+
 def _stem(job: Job) -> str:
     # a file name without spaces or shell characters: "personalities:Light Keeper" -> "personalities-Light_Keeper"
     words = "+".join(job.variants).replace(":", "-").replace("=", "-").replace(" ", "_")
@@ -49,16 +54,19 @@ def _time_limit(path: Path) -> float:
 
 
 def pick_row(catalogue: Catalogue, winnable: bool = False, min_score: int | None = None,
-             rng: random.Random | None = None) -> tuple[dict, int]:
+             rng: random.Random | None = None, grades: tuple[str, ...] = ()) -> tuple[dict, int]:
     """A row chosen uniformly among those that match, and how many matched: won (with
-    `winnable`), and a score of at least `min_score` known reachable (the proven optimum,
-    or else the score of the verified best line).  ERROR rows are never picked."""
+    `winnable`), a score of at least `min_score` known reachable (the proven optimum, or else
+    the score of the verified best line), and one of `grades` (a graded catalogue; none: any).
+    ERROR rows are never picked."""
     candidates = [row for _, row in sorted(catalogue.rows.items())
                   if row["outcome"] != ERROR and (not winnable or row["outcome"] == WON)
-                  and (min_score is None or (reachable_score(row) or -1) >= min_score)]
+                  and (min_score is None or (reachable_score(row) or -1) >= min_score)
+                  and (not grades or row.get("grade") in grades)]
     if not candidates:
         wanted = " and ".join(filter(None, ["won" if winnable else "",
-                                            f"score >= {min_score}" if min_score is not None else ""])) or "any"
+                                            f"score >= {min_score}" if min_score is not None else "",
+                                            f"grade {' or '.join(grades)}" if grades else ""])) or "any"
         raise UsurperError(f"no seed in {_files(catalogue)} matches ({wanted}) among its {len(catalogue.rows):,} seeds")
     return (rng or random.Random()).choice(candidates), len(candidates)
 

@@ -12,6 +12,8 @@ from pathlib import Path
 from games.base import LOST, UNDECIDED, WON, UsurperError
 from solver.catalogue.job import ERROR, OUTCOMES, Catalogue
 from solver.catalogue.store import write_atomically
+from solver.grade import GRADES, UNWINNABLE
+from solver.grade import UNDECIDED as UNDECIDED_GRADE
 from solver.search import limit_kind
 from solver.stats import median, percentile, wilson_interval
 
@@ -118,7 +120,33 @@ def summarise(catalogue: Catalogue) -> dict:
         "seconds": _spread(seconds), "states": _spread(states), "seconds_total": sum(seconds),
         "engines": sorted({row["engine"] for row in rows if row.get("engine")}),
         "stopped": dict(Counter(limit_kind(row["stopped"]) for row in rows if row.get("stopped"))),
+        **({"grades": grade_distribution(rows)} if header["mode"] == "grade" else {}),
     }
+
+
+def grade_distribution(rows: list[dict]) -> dict:
+    """How many seeds got each grade, with its share of all seeds and of the winnable ones
+    (those graded below `unwinnable`), each with its Wilson 95 % interval."""
+    counts = Counter(row["grade"] for row in rows if row.get("grade"))
+    graded = sum(counts.values())
+    winnable = graded - counts[UNWINNABLE] - counts[UNDECIDED_GRADE]
+    distribution = {}
+    for grade in (*GRADES, UNDECIDED_GRADE):
+        if grade == UNDECIDED_GRADE and not counts[grade]:
+            continue
+        share = {"count": counts[grade], "of_all": _share(counts[grade], graded)}
+        if grade not in (UNWINNABLE, UNDECIDED_GRADE):
+            share["of_winnable"] = _share(counts[grade], winnable)
+        distribution[grade] = share
+    return distribution
+
+
+def _share(count: int, total: int) -> list[float] | None:
+    """[share, Wilson low, Wilson high], or None of nothing."""
+    if not total:
+        return None
+    low, high = wilson_interval(count, total)
+    return [count / total, low, high]
 
 
 def format_summary(summary: dict) -> list[str]:
@@ -168,11 +196,30 @@ def format_summary(summary: dict) -> list[str]:
             lines.append(_median_deciders_line(summary["optimum_median_deciders"]))
     else:
         lines.append(f"scores        {summary['proven_scores']:,} proven (none: mode winnable, or no search finished)")
+    if summary.get("grades"):
+        lines.extend(_grade_lines(summary["grades"]))
     widest = max(summary["scores"].values(), default=1)
     for score, count in summary["scores"].items():
         bar = "#" * max(1, round(40 * count / widest))
         lines.append(f"  {score:>5} {count:>8,}  {bar}")
     return lines
+
+
+def _grade_lines(grades: dict) -> list[str]:
+    """The grade distribution: counts, shares of all seeds and of the winnable, Wilson 95 %."""
+    lines = ["grades        (docs/grades.md)  seeds   of all seeds              of the winnable"]
+    for grade, share in grades.items():
+        winnable = share.get("of_winnable")
+        lines.append(f"  {grade:<18} {share['count']:>7,}   {_percent(share['of_all'])}  "
+                     f"{_percent(winnable) if winnable else ''}".rstrip())
+    return lines
+
+
+def _percent(share: list[float] | None) -> str:
+    if share is None:
+        return "-"
+    value, low, high = share
+    return f"{100 * value:5.1f} % [{100 * low:4.1f}, {100 * high:5.1f}]"
 
 
 def _optimum_median_line(summary: dict) -> str:

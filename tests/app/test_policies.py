@@ -4,18 +4,13 @@ import random
 
 import pytest
 
-from app.policies import (
-    bench_policies,
-    greedy_move,
-    play_deal,
-    policy,
-    where_fair_lost,
-)
+from app.policies import bench_policies, where_fair_lost
 from games import make_game
 from games.adaman.rules import PERSONALITY_BITS, RANK, rank_sum
 from games.base import UsurperError, Verdict
 from solver.analysis import analyse
 from solver.fair import REPEATING_SAMPLE_BUDGET, SAMPLE_BUDGET, sample_budget, sample_question
+from solver.players import greedy_move, play_deal, policy
 from solver.verify import replay
 
 ADAMAN = make_game("adaman")
