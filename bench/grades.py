@@ -1,0 +1,98 @@
+"""Do the difficulty grades predict?  `python bench/grades.py GAME --seeds A-B`
+
+Grades the seeds (a graded catalogue, resumable: `--catalogue`), then lets a player outside
+the ladder play each of them (the fair player at `--samples` solved samples a decision, with
+random seeds `--random-seeds`, none of the ladder's; resumable: `--plays`), and prints its win
+rate in each grade with its Wilson 95 % interval.  The grades predict where that rate falls
+strictly from `easy` to `clairvoyant-only`.  Pick seeds the ladder was not chosen on (it was
+chosen on seeds 0-39).
+
+    python bench/grades.py royal-assassin --seeds 1000-1199 \\
+        --catalogue bench/results/grades/royal-assassin-1000-1199.jsonl.gz \\
+        --plays bench/results/grades/royal-assassin-1000-1199-outside.jsonl
+"""
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from tqdm import tqdm
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from games import make_game  # noqa: E402
+from solver import catalogue as catalogues  # noqa: E402
+from solver.grade import CLAIRVOYANT_ONLY, GRADES, UNWINNABLE  # noqa: E402
+from solver.players import FairPolicy, play_deal  # noqa: E402
+from solver.seeds import parse_seed_ranges  # noqa: E402
+from solver.stats import wilson_interval  # noqa: E402
+
+#: The grades a player can win, easiest first: where the outside player's rate must fall.
+WINNABLE_GRADES = GRADES[:GRADES.index(CLAIRVOYANT_ONLY) + 1]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("game")
+    parser.add_argument("--variant", action="append", default=[], help="variant switch, repeatable")
+    parser.add_argument("--seeds", default="1000-1199")
+    parser.add_argument("--catalogue", type=Path, required=True, help="the graded catalogue (made or resumed)")
+    parser.add_argument("--plays", type=Path, required=True, help="the outside player's plays, JSON Lines")
+    parser.add_argument("--samples", type=int, default=60, help="the outside player's samples a decision")
+    parser.add_argument("--random-seeds", default="7,8", help="the outside player's random seeds")
+    parser.add_argument("--workers", type=int, default=1)
+    args = parser.parse_args()
+    seeds = parse_seed_ranges(args.seeds)
+    random_seeds = [int(word) for word in args.random_seeds.split(",")]
+    job = catalogues.make_job(make_game, args.game, args.variant, mode="grade", time_limit=None)
+    with tqdm(total=len(seeds), unit="seed", desc="grading", disable=None) as bar:
+        catalogues.run(args.catalogue, job, seeds, args.workers, None, lambda todo, rows: bar.update(len(seeds) - todo),
+                       lambda row: bar.update(1))
+    grades = {seed: row["grade"] for seed, row in catalogues.read(args.catalogue).rows.items() if seed in set(seeds)}
+    plays = play_outside(make_game(args.game, args.variant), seeds, random_seeds, args.samples, args.plays)
+    print(f"{job.title}, seeds {args.seeds}: the fair player at {args.samples} samples, random seeds "
+          f"{args.random_seeds}, by grade (Wilson 95 %)")
+    print("\n".join(table(grades, plays)))
+
+
+def play_outside(game, seeds: list[int], random_seeds: list[int], samples: int, path: Path) -> dict:
+    """{(seed, random seed): won}, played where the file does not have them yet."""
+    done = {}
+    if path.exists():
+        for line in path.read_text().splitlines():
+            row = json.loads(line)
+            done[(row["seed"], row["random_seed"])] = row["won"]
+    todo = [(seed, r) for seed in seeds for r in random_seeds if (seed, r) not in done]
+    player = FairPolicy(samples)
+    with path.open("a") as handle, tqdm(todo, unit="play", desc="outside player", disable=None) as bar:
+        for seed, random_seed in bar:
+            won = play_deal(game, seed, player, rng_seed=random_seed).won
+            handle.write(json.dumps({"seed": seed, "random_seed": random_seed, "samples": samples, "won": won}) + "\n")
+            handle.flush()
+            done[(seed, random_seed)] = won
+    return done
+
+
+def table(grades: dict[int, str], plays: dict) -> list[str]:
+    lines = [f"{'grade':<18} {'deals':>6} {'plays':>6} {'won':>5}   rate [Wilson 95 %]"]
+    rates = []
+    for grade in (*WINNABLE_GRADES, UNWINNABLE):
+        won = [outcome for (seed, _), outcome in plays.items() if grades.get(seed) == grade]
+        deals = sum(1 for value in grades.values() if value == grade)
+        if not won:
+            lines.append(f"{grade:<18} {deals:>6} {0:>6} {0:>5}   -")
+            continue
+        low, high = wilson_interval(sum(won), len(won))
+        rate = sum(won) / len(won)
+        if grade in WINNABLE_GRADES:
+            rates.append(rate)
+        lines.append(f"{grade:<18} {deals:>6} {len(won):>6} {sum(won):>5}   {100 * rate:5.1f} % "
+                     f"[{100 * low:4.1f}, {100 * high:5.1f}]")
+    falls = all(earlier > later for earlier, later in zip(rates, rates[1:])) and len(rates) == len(WINNABLE_GRADES)
+    lines.append(f"falls strictly from easy to clairvoyant-only: {'yes' if falls else 'no'}")
+    return lines
+
+
+if __name__ == "__main__":
+    main()
