@@ -14,7 +14,9 @@ chosen on seeds 0-39).
 
 import argparse
 import json
+import statistics
 import sys
+import time
 from pathlib import Path
 
 from tqdm import tqdm
@@ -23,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games import make_game  # noqa: E402
 from solver import catalogue as catalogues  # noqa: E402
-from solver.grade import CLAIRVOYANT_ONLY, GRADES, UNWINNABLE  # noqa: E402
+from solver.grade import CLAIRVOYANT_ONLY, GRADES, UNWINNABLE, grade_deal  # noqa: E402
 from solver.players import FairPolicy, play_deal  # noqa: E402
 from solver.seeds import parse_seed_ranges  # noqa: E402
 from solver.stats import wilson_interval  # noqa: E402
@@ -37,13 +39,20 @@ def main() -> None:
     parser.add_argument("game")
     parser.add_argument("--variant", action="append", default=[], help="variant switch, repeatable")
     parser.add_argument("--seeds", default="1000-1199")
-    parser.add_argument("--catalogue", type=Path, required=True, help="the graded catalogue (made or resumed)")
-    parser.add_argument("--plays", type=Path, required=True, help="the outside player's plays, JSON Lines")
+    parser.add_argument("--catalogue", type=Path, help="the graded catalogue (made or resumed)")
+    parser.add_argument("--plays", type=Path, help="the outside player's plays, JSON Lines")
     parser.add_argument("--samples", type=int, default=60, help="the outside player's samples a decision")
     parser.add_argument("--random-seeds", default="7,8", help="the outside player's random seeds")
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--time-split", action="store_true",
+                        help="instead: grade the seeds in this process and print where the CPU time goes, by stage")
     args = parser.parse_args()
     seeds = parse_seed_ranges(args.seeds)
+    if args.time_split:
+        print("\n".join(time_split(make_game(args.game, args.variant), seeds)))
+        return
+    if args.catalogue is None or args.plays is None:
+        parser.error("--catalogue and --plays are needed (or --time-split)")
     random_seeds = [int(word) for word in args.random_seeds.split(",")]
     job = catalogues.make_job(make_game, args.game, args.variant, mode="grade", time_limit=None)
     with tqdm(total=len(seeds), unit="seed", desc="grading", disable=None) as bar:
@@ -54,6 +63,27 @@ def main() -> None:
     print(f"{job.title}, seeds {args.seeds}: the fair player at {args.samples} samples, random seeds "
           f"{args.random_seeds}, by grade (Wilson 95 %)")
     print("\n".join(table(grades, plays)))
+
+
+def time_split(game, seeds: list[int]) -> list[str]:
+    """CPU seconds of each stage of grading (the exact search, each rung, the narrowness),
+    summed over the seeds, and the median seconds a deal."""
+    stages: dict[str, float] = {}
+    per_deal = []
+    for seed in tqdm(seeds, unit="seed", desc="grading", disable=None):
+        marks: list[tuple[str, float]] = []
+        started = time.process_time()
+        grade_deal(game, game.initial_state(game.deal_from_seed(seed)), seed,
+                   told=lambda stage, marks=marks: marks.append((stage, time.process_time())))
+        marks.append(("end", time.process_time()))
+        per_deal.append(marks[-1][1] - started)
+        for (stage, at), (_, until) in zip(marks, marks[1:]):
+            stages[stage] = stages.get(stage, 0.0) + until - at
+    total = sum(stages.values())
+    lines = [f"{game.name} ({game.variant}), {len(seeds)} seeds: CPU seconds a deal, median "
+             f"{statistics.median(per_deal):.2f}, max {max(per_deal):.2f}; by stage (all seeds):"]
+    lines += [f"  {stage:<14} {seconds:8.1f} s  {100 * seconds / total:5.1f} %" for stage, seconds in stages.items()]
+    return lines
 
 
 def play_outside(game, seeds: list[int], random_seeds: list[int], samples: int, path: Path) -> dict:
