@@ -20,8 +20,7 @@ from app.reports import as_json_text, count, plain_letters_where_needed, readabl
 from games import make_game
 from games.base import Game, UsurperError
 from solver.analysis import ENGINES
-from solver.fair import FAIR_SAMPLES
-from solver.winning_graph import DEFAULT_MAX_POSITIONS
+from solver.defaults import FAIR_SAMPLES, MAX_GRAPH_POSITIONS
 
 EXIT_USER_ERROR = 2
 #: A catalogue run whose every row is an ERROR: it ran, but answered nothing.
@@ -331,7 +330,7 @@ def grade(game, seed, deal_text, variants, players, suits, as_json):
 @click.option("--moves", default="", help="Start from the position after these moves, separated by ';'.")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the graph as GraphML (Gephi, networkx.read_graphml) to this file.")
-@click.option("--max-positions", type=COUNT, default=DEFAULT_MAX_POSITIONS, show_default=True,
+@click.option("--max-positions", type=COUNT, default=MAX_GRAPH_POSITIONS, show_default=True,
               help="Positions looked at, at most; a larger winning part is refused.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 def graph(game, seed, deal_text, variants, players, suits, moves, out, max_positions, as_json):
