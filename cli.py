@@ -5,10 +5,16 @@ with one line `usurper: error: ...` and exit code 2; no traceback reaches the us
 
 Start-up is part of every answer (a winnability search takes milliseconds), so the heavy
 modules (tqdm, the catalogue, benchmarks, importlib.metadata) are imported inside the
-commands that use them.
+commands that use them.  The modules below are imported with the cyclic garbage collector
+off and then frozen: they live as long as the process, and the collector would otherwise
+walk all of them again and again while they load, and once more at exit.
 """
 
 from __future__ import annotations
+
+import gc
+
+gc.disable()
 
 import sys
 from pathlib import Path
@@ -21,6 +27,9 @@ from games import make_game
 from games.base import Game, UsurperError
 from solver.analysis import ENGINES
 from solver.defaults import FAIR_SAMPLES, MAX_GRAPH_POSITIONS
+
+gc.freeze()
+gc.enable()
 
 EXIT_USER_ERROR = 2
 #: A catalogue run whose every row is an ERROR: it ran, but answered nothing.
