@@ -5,10 +5,16 @@ with one line `usurper: error: ...` and exit code 2; no traceback reaches the us
 
 Start-up is part of every answer (a winnability search takes milliseconds), so the heavy
 modules (tqdm, the catalogue, benchmarks, importlib.metadata) are imported inside the
-commands that use them.
+commands that use them.  The modules below are imported with the cyclic garbage collector
+off and then frozen: they live as long as the process, and the collector would otherwise
+walk all of them again and again while they load, and once more at exit.
 """
 
 from __future__ import annotations
+
+import gc
+
+gc.disable()
 
 import sys
 from pathlib import Path
@@ -20,8 +26,10 @@ from app.reports import as_json_text, count, plain_letters_where_needed, readabl
 from games import make_game
 from games.base import Game, UsurperError
 from solver.analysis import ENGINES
-from solver.fair import FAIR_SAMPLES
-from solver.winning_graph import DEFAULT_MAX_POSITIONS
+from solver.defaults import FAIR_SAMPLES, MAX_GRAPH_POSITIONS
+
+gc.freeze()
+gc.enable()
 
 EXIT_USER_ERROR = 2
 #: A catalogue run whose every row is an ERROR: it ran, but answered nothing.
@@ -331,7 +339,7 @@ def grade(game, seed, deal_text, variants, players, suits, as_json):
 @click.option("--moves", default="", help="Start from the position after these moves, separated by ';'.")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the graph as GraphML (Gephi, networkx.read_graphml) to this file.")
-@click.option("--max-positions", type=COUNT, default=DEFAULT_MAX_POSITIONS, show_default=True,
+@click.option("--max-positions", type=COUNT, default=MAX_GRAPH_POSITIONS, show_default=True,
               help="Positions looked at, at most; a larger winning part is refused.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 def graph(game, seed, deal_text, variants, players, suits, moves, out, max_positions, as_json):

@@ -49,15 +49,12 @@ from typing import Any
 
 from games.base import Game, UnsupportedGame, UsurperError, Verdict, VisiblePositions
 from solver.analysis import analyse
+from solver.defaults import FAIR_SAMPLES
 from solver.expectimax import FairExpectimax, SearchStopped, offers_exact
 from solver.hints import clairvoyant_hint
 from solver.search import Budget, SearchSettings
 from solver.stats import wilson_interval
 
-#: Solved samples a hint shares among the moves (successive halving), each of at most
-#: sample_budget(game) states: the fair policy that docs/play.md measures, chosen on its curve;
-#: a hint asked at the table keeps its time limit as well.
-FAIR_SAMPLES = 600
 #: Per-sample search: a few milliseconds with the compiled engines, and a state count, not a
 #: time, so that a seeded hint repeats exactly.
 SAMPLE_BUDGET = Budget(max_states=2000, max_table=1 << 16, max_memory_mb=32)

@@ -24,10 +24,10 @@ from typing import Any
 import networkx as nx
 
 from games.base import Game, UnsupportedGame, UsurperError
+from solver.defaults import MAX_GRAPH_POSITIONS
 
 #: The node joined from every won end.
 WON_END = "won"
-DEFAULT_MAX_POSITIONS = 200_000
 
 
 class GraphTooLarge(UsurperError):
@@ -47,7 +47,7 @@ class GraphFigures:
                 "dominators": self.dominators, "longest_single_stretch": self.longest_single_stretch}
 
 
-def winning_graph(game: Game, state: Any, max_positions: int = DEFAULT_MAX_POSITIONS) -> nx.DiGraph:
+def winning_graph(game: Game, state: Any, max_positions: int = MAX_GRAPH_POSITIONS) -> nx.DiGraph:
     """The positions from which a win is reachable (node 0 the start, if it can be won; WON_END
     joined from each won end), each labelled with its position text, edges with their move
     text and `decision` (the position offered two legal moves or more)."""

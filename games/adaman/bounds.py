@@ -73,8 +73,8 @@ def _minimal_payments(usable: list[int], need: int, room: int):
 
 def _chunk_tables() -> tuple[tuple[int, ...], ...]:
     """CHUNK_RANKS[k][chunk]: the total rank of the cards of a 15-bit chunk.  Built by
-    doubling (the sums without bit b, then each with it), a few milliseconds at import where
-    summing each of the 3 x 32,768 chunks bit by bit cost every command half a second."""
+    doubling (the sums without bit b, then each with it): a millisecond or two, where
+    summing each of the 3 x 32,768 chunks bit by bit cost half a second."""
     tables = []
     for k in range(3):
         table = [0]
@@ -90,13 +90,26 @@ CHUNK_BITS = 15  # three 15-bit chunks cover the 45 Decktet cards
 CHUNK = (1 << CHUNK_BITS) - 1
 
 
+#: The tables of _chunk_tables, empty until chunk_ranks() builds them at their first use: the
+#: compiled engine never reads them, and whatever is built at import every command pays for.
+CHUNK_RANKS: tuple[tuple[int, ...], ...] = ()
+
+
+def chunk_ranks() -> tuple[tuple[int, ...], ...]:
+    """CHUNK_RANKS, built at the first call; readers take `CHUNK_RANKS or chunk_ranks()`, so
+    that once built a look-up costs no call."""
+    global CHUNK_RANKS
+    if not CHUNK_RANKS:
+        CHUNK_RANKS = _chunk_tables()
+    return CHUNK_RANKS
+
+
 def total_rank(mask: int) -> int:
     """Total rank of any mask by table look-up, for the large masks of the bounds."""
-    return CHUNK_RANKS[0][mask & CHUNK] + CHUNK_RANKS[1][mask >> 15 & CHUNK] + CHUNK_RANKS[2][mask >> 30]
+    low, middle, high = CHUNK_RANKS or chunk_ranks()
+    return low[mask & CHUNK] + middle[mask >> 15 & CHUNK] + high[mask >> 30]
 
 
-
-CHUNK_RANKS = _chunk_tables()
 SUIT_BITS = tuple(sum(1 << SUITS.index(suit) for suit in card.suits) for card in DECKTET)
 
 
@@ -519,7 +532,7 @@ class AdamanBounds:
         """Hall condition per suit group T: the personalities inside T cost no more than the
         owned cards touching T plus the Capital cards touching T without lying inside it.
         Returns each group's slack (supply less demand), or None when a group falls short."""
-        low, middle, high = CHUNK_RANKS  # total_rank inlined: this loop is the solver's hot spot
+        low, middle, high = CHUNK_RANKS or chunk_ranks()  # total_rank inlined: the solver's hot spot
         slacks = []
         for demand, touching, straddling in self.hall_groups:
             supply = (owned & touching) | (capital & straddling)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from types import ModuleType
 
-from games.adaman import compiled, notation, rules, visible
+from games.adaman import compiled, notation, rules
 from games.adaman.bounds import AdamanBounds
 from games.adaman.rules import AdamanRules, AdamanState
 from games.base import CompiledLimits, CompiledRun, CoverProblem, Game, Outcome
@@ -76,7 +76,7 @@ class Adaman(Game):
     def describe(self, state: AdamanState) -> str:
         """What a player sees: the rows, the controlled personalities and the spent cards, in
         the visible-position notation (docs/play.md) that `hint --visible` reads back."""
-        return visible.visible_text(self, state)
+        return self.visible_positions().visible_text(self, state)
 
     def render(self, state: AdamanState, reveal: bool = False) -> str:
         """The position; `reveal` adds the face-down deck, top first (what a player never sees)."""
@@ -96,12 +96,15 @@ class Adaman(Game):
 
     # ----- what a player sees (fair hints, play) ----------------------------------------
     def visible_positions(self) -> ModuleType:
-        """The visible-position model: games.adaman.visible."""
+        """The visible-position model: games.adaman.visible, imported at first use (a solve
+        or a deal never needs it, and every command pays for what it imports)."""
+        from games.adaman import visible
+
         return visible
 
     def greedy_move(self, state: AdamanState) -> tuple[int, int]:
         """The greedy rule documented in docs/play.md (games.adaman.visible.greedy_move)."""
-        return visible.greedy_move(self, state)
+        return self.visible_positions().greedy_move(self, state)
 
     # ----- the rules (rules.py) -------------------------------------------------------
     def legal_moves(self, state: AdamanState) -> list[tuple[int, int]]:
