@@ -20,7 +20,7 @@ from solver.search import Budget, SolveResult, shared_budgets
 from solver.verify import check_claim
 
 if TYPE_CHECKING:
-    from app.progress import StatusLine
+    from usurper.app.progress import StatusLine
 
 #: Echoed input longer than this is cut in the middle, so that an error stays one readable line.
 QUOTE_LIMIT, LINE_LIMIT = 60, 400
@@ -260,7 +260,7 @@ def seat_header_lines(report: dict) -> list[str]:
 def answer_lines(question: str, answer: dict, players: int) -> list[str]:
     """One question's answer for people: its name, then its value or interval, P's move,
     the mixes, and the work it took."""
-    from app.bots import mix_text
+    from usurper.app.bots import mix_text
 
     lines = [QUESTION_NAMES[question] + ":"]
     if answer["decided"]:
@@ -301,8 +301,8 @@ def _bound_reasons(answer: dict, payoff: str, indent: str) -> list[str]:
 def seat_hint(game: Game, state: Any, budget: Budget) -> tuple[list[str], dict]:
     """The next move of a simultaneous-move game: for two players both seats' equilibrium
     mixes at this node (Q4); for more, each acting seat's advice against the others as one
-    side (app.bots.coalition_advice: Q2, and Q5 where it decides)."""
-    from app.bots import HINT_SECONDS, coalition_advice, greedy_fallback, mix_text
+    side (usurper.app.bots.coalition_advice: Q2, and Q5 where it decides)."""
+    from usurper.app.bots import HINT_SECONDS, coalition_advice, greedy_fallback, mix_text
 
     if game.is_over(state):
         raise UsurperError("the game is over; there is no next move")
@@ -427,7 +427,7 @@ def pick_report(build, game: str, variants, catalogue_file, winnable: bool, min_
 
 def grade_evidence(row: dict) -> list[str]:
     """A graded row's grade and what it rests on: who won it first, and the narrowness."""
-    from app.grades import narrowness_lines, why_graded
+    from usurper.app.grades import narrowness_lines, why_graded
 
     lines = [f"Grade: {row['grade']} ({why_graded(row)})"]
     if row.get("narrowness"):

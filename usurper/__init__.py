@@ -1,0 +1,1 @@
+"""Usurper: the application (usurper.app) and the shipped data (usurper.data)."""
