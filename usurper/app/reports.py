@@ -14,10 +14,10 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from games.base import SYMBOL_LETTERS as SUIT_LETTERS
-from games.base import WON, Game, UsurperError
+from games.base import Game, UsurperError
 from solver.analysis import SeatQuestions, analyse, check_floor, check_seat_questions
 from solver.search import Budget, SolveResult, shared_budgets
-from solver.verify import check_claim
+from solver.verify import check_result
 
 if TYPE_CHECKING:
     from usurper.app.progress import StatusLine
@@ -121,8 +121,7 @@ def format_solve(report: dict) -> list[str]:
 
 def verify_result(game: Game, state: Any, result: SolveResult) -> None:
     """Replay the line before anything is printed; a mismatch is a solver bug, never output."""
-    if result.line_score is not None:
-        check_claim(game, state, result.line, result.verdict == WON, result.line_score)
+    check_result(game, state, result)
 
 
 def result_report(game: Game, cards: tuple, state: Any, result: SolveResult, seed: int | None) -> dict:
