@@ -121,7 +121,7 @@ def fair_hint(game: str | Game, seed: int | None = None, deal: str | None = None
 
 def grade(game: str | Game, seed: int | None = None, deal: str | None = None,
           variants: Iterable[str] = ()) -> GradeReport:
-    """The deal's difficulty grade (docs/grades.md): the weakest player that wins it without
+    """The deal's difficulty grade (solver/grade.py): the weakest player that wins it without
     peeking, every play of the ladder, and how narrow the way to a win is.  Budgets count
     states, so a grade is the same on any machine."""
     from solver.grade import grade_deal
