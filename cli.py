@@ -21,12 +21,12 @@ from pathlib import Path
 
 import click
 
-from app.options import COUNT, GAME, MEGABYTES, SECONDS, SEEDS_HELP
-from app.reports import as_json_text, count, plain_letters_where_needed, readable
 from games import make_game
 from games.base import Game, UsurperError
 from solver.analysis import ENGINES
 from solver.defaults import FAIR_SAMPLES, MAX_GRAPH_POSITIONS
+from usurper.app.options import COUNT, GAME, MEGABYTES, SECONDS, SEEDS_HELP
+from usurper.app.reports import as_json_text, count, plain_letters_where_needed, readable
 
 gc.freeze()
 gc.enable()
@@ -60,7 +60,7 @@ def main() -> None:
 
 def echo(text: str, err: bool = False) -> None:
     """Print a line to sys.stdout (or sys.stderr) itself, whose suit symbols become letters
-    where the stream cannot show them (app.reports.plain_letters_where_needed): click.echo
+    where the stream cannot show them (usurper.app.reports.plain_letters_where_needed): click.echo
     would rewrap an ASCII stream as UTF-8."""
     click.echo(text, file=sys.stderr if err else sys.stdout)
 
@@ -136,7 +136,7 @@ def deal(game, seed, deal_text, variants, players, suits, as_json):
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 def show(game, seed, deal_text, variants, players, suits, moves, reveal, as_json):
     """Draw the position after --moves (King's Reign: the board as rows of cells)."""
-    from app.reports import position_report
+    from usurper.app.reports import position_report
 
     rules, cards = load_deal(game, seed, deal_text, variants)
     state = rules.initial_state(cards)
@@ -162,9 +162,9 @@ def solve_command(game, seed, deal_text, variants, players, suits, time_limit, m
                   engine, as_json, winnable_only, questions, seat, replace_when_full, at_least):
     """Is the deal winnable, what is the optimal score, and one line of play reaching it
     (Devil's Throne: the open-deal values of its §8 for one seat)."""
-    from app.progress import StatusLine, limit_words
-    from app.reports import format_solve, solve_report
     from solver.search import Budget
+    from usurper.app.progress import StatusLine, limit_words
+    from usurper.app.reports import format_solve, solve_report
 
     rules, cards = load_deal(game, seed, deal_text, variants)
     budget = Budget(time_limit, max_states, max_table, max_memory, replace_when_full)
@@ -205,8 +205,8 @@ def hint(game, seed, deal_text, variants, players, suits, time_limit, max_states
     hint's default is 2 s.  A hint left at the default says so in its last line."""
     import random
 
-    from app.play import FAIR_SECONDS
-    from app.progress import StatusLine
+    from usurper.app.play import FAIR_SECONDS
+    from usurper.app.progress import StatusLine
 
     defaulted = option_defaulted("time_limit")
     if (fair or visible_text is not None) and defaulted:
@@ -245,10 +245,10 @@ def deal_hint(rules: Game, cards: tuple, moves: str, fair: bool, review: bool, s
     (clairvoyant, or fair) and then where the moves played lost, within one time limit."""
     from dataclasses import replace
 
-    from app.play import HINT_SHARE, Deadline, review_line, where_lost
-    from app.reports import clairvoyant_report, format_clairvoyant, seat_hint
     from solver.fair import fair_hint_for_state
     from solver.search import Budget
+    from usurper.app.play import HINT_SHARE, Deadline, review_line, where_lost
+    from usurper.app.reports import clairvoyant_report, format_clairvoyant, seat_hint
 
     start = rules.initial_state(cards)
     played = rules.parse_line(start, moves) if moves.strip() else []
@@ -278,7 +278,7 @@ def deal_hint(rules: Game, cards: tuple, moves: str, fair: bool, review: bool, s
 
 def hint_limit_words(seconds: float, defaulted: bool, fair: bool) -> str:
     """The hint's limit and where it came from."""
-    from app.progress import limit_words
+    from usurper.app.progress import limit_words
 
     return limit_words(seconds, defaulted, "a fair hint's default: it is asked at the table" if fair else
                        "the default --time-limit")
@@ -308,7 +308,7 @@ def play(game, seed, deal_text, variants, players, suits, moves, plain, samples,
     --grade: a deal of that difficulty, picked from the graded catalogue."""
     import random
 
-    from app.terminal import play_in_terminal
+    from usurper.app.terminal import play_in_terminal
 
     if grades is not None:
         seed = graded_seed(game, variants, grades, seed, deal_text, random_seed)
@@ -326,7 +326,7 @@ def grade(game, seed, deal_text, variants, players, suits, as_json):
     each play's line, and how narrow the way to a win is."""
     from tqdm import tqdm
 
-    from app.grades import format_grade, grade_report
+    from usurper.app.grades import format_grade, grade_report
 
     rules, cards = load_deal(game, seed, deal_text, variants)
     with tqdm(desc="grading", bar_format="{desc}: {postfix} ({elapsed})", disable=None, leave=False) as bar:
@@ -346,7 +346,7 @@ def graph(game, seed, deal_text, variants, players, suits, moves, out, max_posit
     """The winning part of a deal as a graph: every position from which a win can still be
     reached and the moves that keep it; how many winning lines, the positions every one
     passes through, the longest run of decisions with a single winning move."""
-    from app.grades import format_graph, graph_report
+    from usurper.app.grades import format_graph, graph_report
 
     rules, cards = load_deal(game, seed, deal_text, variants)
     state = rules.initial_state(cards)
@@ -361,7 +361,7 @@ def graph(game, seed, deal_text, variants, players, suits, moves, out, max_posit
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 def verify(game, seed, deal_text, variants, players, suits, moves, as_json):
     """Replay a line through the rules: the first illegal move, or the end and score reached."""
-    from app.reports import format_verify, verify_report
+    from usurper.app.reports import format_verify, verify_report
 
     rules, cards = load_deal(game, seed, deal_text, variants)
     report = verify_report(rules, rules.initial_state(cards), moves)
@@ -399,7 +399,7 @@ def bench(game, seeds, mode, engine, time_limit, baseline, baseline_limit, varia
     """Solve a seed range and print decided %, time percentiles, states, win rate (Wilson 95 %);
     with --policy, play it instead: each policy's win rate and CPU time per decision; with
     --budgets, the fair policy's win rate at each budget (--plot draws it)."""
-    from app.measure import run_bench
+    from usurper.app.measure import run_bench
 
     report, lines = run_bench(make_game(game, variants), seeds, mode, engine, time_limit, baseline, baseline_limit,
                               quick, verbose, policies, samples, budgets, plot_path)
@@ -516,8 +516,8 @@ def catalogue_stats(files, plot, as_json, undecided, unproven):
     """Outcomes, win rate (Wilson 95 %), score distribution and solve times of a catalogue;
     several FILES: a main file and those that answered its seeds again, the row that knows
     most winning."""
-    from app.progress import StatusLine
     from solver import catalogue as catalogues
+    from usurper.app.progress import StatusLine
 
     with StatusLine(f"reading {count(len(files), 'catalogue file')}"):
         book = catalogues.read_all(files)
@@ -577,9 +577,9 @@ def pick(game, winnable, min_score, catalogue_file, variants, random_seed, grade
     difficulty grade."""
     import random
 
-    from app.progress import StatusLine
-    from app.reports import format_pick, pick_report
     from solver.grade import parse_grades
+    from usurper.app.progress import StatusLine
+    from usurper.app.reports import format_pick, pick_report
 
     wanted = parse_grades(grades) if grades is not None else ()
     with StatusLine("reading the catalogue" if catalogue_file else "reading the shipped catalogues"):
@@ -592,8 +592,8 @@ def graded_seed(game: str, variants, grades: str, seed, deal_text, random_seed: 
     """A seed of the asked grades from the shipped graded catalogue, said on stderr."""
     import random
 
-    from app.reports import pick_report
     from solver.grade import parse_grades
+    from usurper.app.reports import pick_report
 
     if seed is not None or deal_text is not None:
         raise UsurperError("--grade picks the deal: give no --seed or --deal with it")

@@ -6,7 +6,7 @@ then the values of every question, compared exactly (Q4 to nine decimals).
 OLD and NEW are source trees (a git worktree of an older commit, and this one), each with
 its compiled engines built in place (`python setup.py build_ext --inplace`).  For every
 seed both trees solve the same deal in turn, each in a fresh process that imports only its
-own code and solves it as `usurper bench` does (app.benchmark.timed_solve: the line is
+own code and solves it as `usurper bench` does (usurper.app.benchmark.timed_solve: the line is
 replayed), so the figures of a change are measured beside its baseline on the same machine
 at the same time (rather than against a table measured another day):
 
@@ -27,7 +27,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from app.benchmark import parse_seed_range  # noqa: E402
+from usurper.app.benchmark import parse_seed_range  # noqa: E402
 
 ONE_DEAL = r"""
 import json, sys, time
@@ -38,7 +38,7 @@ state = game.initial_state(game.deal_from_seed(int(sys.argv[2])))
 limit = float(sys.argv[3])
 if not game.game_type.simultaneous:
     try:
-        from app.benchmark import timed_solve
+        from usurper.app.benchmark import timed_solve
     except ImportError:  # a tree from before the application left solver/
         from solver.benchmark import timed_solve
     print(json.dumps(timed_solve(game, state, sys.argv[4], "auto", limit)))

@@ -4,7 +4,7 @@
     python bench/adaman.py --seeds 0-999 --mode optimal --time-limit 60 --baseline plain
     python bench/adaman.py --seeds 0-99 --mode winnable --time-limit 10
 
-The figures are computed by app/benchmark.py.
+The figures are computed by usurper/app/benchmark.py.
 """
 
 from common import main

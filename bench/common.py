@@ -1,5 +1,5 @@
 """What the bench scripts share: `usurper bench GAME`'s options and figures for
-bench/adaman.py and bench/royal_assassin.py, through the library (app.benchmark), not the
+bench/adaman.py and bench/royal_assassin.py, through the library (usurper.app.benchmark), not the
 command line; and rows of measured figures appended to a CSV file in bench/results/, each
 with what makes it a fact: the day, the build (commit), the machine's load as it ran (the
 1-minute load average: near 0 on an idle machine) and the command that measured it."""
@@ -16,9 +16,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from app import benchmark  # noqa: E402
 from games import make_game  # noqa: E402
 from solver.analysis import ENGINES  # noqa: E402
+from usurper.app import benchmark  # noqa: E402
 
 
 def main(game_name: str, argv: list[str] | None = None) -> None:

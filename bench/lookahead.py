@@ -32,7 +32,6 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from app.benchmark import parse_seed_range  # noqa: E402
 from games import make_game  # noqa: E402
 from solver.fair import (  # noqa: E402
     FAIR_SAMPLES,
@@ -45,6 +44,7 @@ from solver.fair import (  # noqa: E402
 )
 from solver.players import FairPolicy, play_deal  # noqa: E402
 from solver.stats import wilson_interval  # noqa: E402
+from usurper.app.benchmark import parse_seed_range  # noqa: E402
 
 
 class LookAhead(FairPolicy):

@@ -28,8 +28,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from app.benchmark import parse_seed_range  # noqa: E402
-from app.policies import (  # noqa: E402
+from games import make_game  # noqa: E402
+from solver.fair import FAIR_SAMPLES, sample_budget  # noqa: E402
+from solver.players import POLICIES, policy  # noqa: E402
+from usurper.app.benchmark import parse_seed_range  # noqa: E402
+from usurper.app.policies import (  # noqa: E402
     bench_curve,
     bench_policies,
     curve_lines,
@@ -37,9 +40,6 @@ from app.policies import (  # noqa: E402
     plot_curves,
     where_fair_lost,
 )
-from games import make_game  # noqa: E402
-from solver.fair import FAIR_SAMPLES, sample_budget  # noqa: E402
-from solver.players import POLICIES, policy  # noqa: E402
 
 
 def main() -> None:

@@ -4,7 +4,7 @@ the same options.
     python bench/royal_assassin.py --quick
     python bench/royal_assassin.py --seeds 0-999 --time-limit 10 --variant joker_dies
 
-The figures are computed by app/benchmark.py.
+The figures are computed by usurper/app/benchmark.py.
 """
 
 from common import main

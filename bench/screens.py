@@ -15,11 +15,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from app.bots import ThroneSession, make_bots  # noqa: E402
-from app.play import PlaySession  # noqa: E402
-from app.throne_screen import ThroneApp  # noqa: E402
-from app.tui import PlayApp, screen_text  # noqa: E402
 from games import make_game  # noqa: E402
+from usurper.app.bots import ThroneSession, make_bots  # noqa: E402
+from usurper.app.play import PlaySession  # noqa: E402
+from usurper.app.throne_screen import ThroneApp  # noqa: E402
+from usurper.app.tui import PlayApp, screen_text  # noqa: E402
 
 #: Each game, its seed and the variant words of its capture.
 GAMES = (("adaman", 5, []), ("royal-assassin", 5, []), ("kings-reign", 3, []), ("devils-throne", 42, ["players=3"]))

@@ -492,7 +492,7 @@ class RepeatingPositions(Protocol):
 
 class VisiblePositions(Protocol):
     """What a player sees at a real table, with the unseen cards as a set to sample from:
-    the model fair hints (solver/fair.py) and play (app/) read.  Each game's visible.py
+    the model fair hints (solver/fair.py) and play (usurper/app/) read.  Each game's visible.py
     module meets it, the game passed in as the first argument."""
 
     def parse_visible(self, game: Game, text: str) -> Any:

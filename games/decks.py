@@ -164,7 +164,7 @@ class PlayingCard:
 
 def shown(name: str) -> str:
     """A playing card as every screen shows it, its suit as a symbol (`10H` -> `10♥`; the
-    Joker `JK` as it is); an ASCII stream writes the letter back (app.reports), and every
+    Joker `JK` as it is); an ASCII stream writes the letter back (usurper.app.reports), and every
     reader takes both."""
     return name[:-1] + SUIT_SYMBOLS[name[-1]] if name[-1:] in SUIT_SYMBOLS else name
 

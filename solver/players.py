@@ -6,7 +6,7 @@
 - `fair`: the fair hint (solver/fair.py) as a player, with its expectimax table kept from
   one decision to the next (visible positions do not depend on the deal they came from).
 
-The benchmarks (app/policies.py) and the difficulty grades (solver/grade.py) play with these.
+The benchmarks (usurper/app/policies.py) and the difficulty grades (solver/grade.py) play with these.
 """
 
 from __future__ import annotations

@@ -9,9 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from games.base import Game, MoveError, Outcome
+from games.base import Game, MoveError, Outcome, Verdict
+
+if TYPE_CHECKING:
+    from solver.search import SolveResult
 
 
 @dataclass
@@ -54,3 +57,9 @@ def check_claim(game: Game, state: Any, moves: Sequence[Any], won: bool, score: 
             f"solver line ends {result.outcome.result} {result.outcome.score}, claimed won={won} {score}"
         )
     return result
+
+
+def check_result(game: Game, state: Any, result: SolveResult) -> None:
+    """Replay a one-player search's line (a SolveResult's) before anyone is told of it."""
+    if result.line_score is not None:
+        check_claim(game, state, result.line, result.verdict == Verdict.WON, result.line_score)

@@ -304,7 +304,7 @@ def test_the_cli_imports_no_heavy_module_before_a_command_needs_it():
             "print(' '.join(sorted(name for name in sys.modules)))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
     loaded = set(done.stdout.split())
-    for heavy in ("tqdm", "solver.catalogue", "app.benchmark", "importlib.metadata", "ortools", "matplotlib",
+    for heavy in ("tqdm", "solver.catalogue", "usurper.app.benchmark", "importlib.metadata", "ortools", "matplotlib",
                   "distributed"):
         assert heavy not in loaded, heavy
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from cli_helpers import one_line_error as assert_one_line_error
 
-from app.reports import as_json_text, readable
+from usurper.app.reports import as_json_text, readable
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -130,9 +130,9 @@ def test_a_hint_hands_its_searches_no_more_time_than_its_limit_in_all(monkeypatc
 
     from click.testing import CliRunner
 
-    import app.play
     import cli
     import solver.hints
+    import usurper.app.play
     from solver.analysis import analyse
 
     handed = []
@@ -141,7 +141,7 @@ def test_a_hint_hands_its_searches_no_more_time_than_its_limit_in_all(monkeypatc
         handed.append(time.perf_counter() + budget.time_limit)
         return analyse(game, state, question, budget, *args, **kwargs)
 
-    monkeypatch.setattr(app.play, "analyse", recording)
+    monkeypatch.setattr(usurper.app.play, "analyse", recording)
     monkeypatch.setattr(solver.hints, "analyse", recording)
     started = time.perf_counter()
     done = CliRunner().invoke(cli.usurper, ["hint", "adaman", "--seed", "5", "--time-limit", "2", "--moves",
@@ -153,14 +153,14 @@ def test_a_hint_hands_its_searches_no_more_time_than_its_limit_in_all(monkeypatc
 def test_where_lost_past_its_deadline_answers_nothing_without_searching(monkeypatch):
     import time
 
-    import app.play
+    import usurper.app.play
     from games import make_game
 
-    monkeypatch.setattr(app.play, "analyse", lambda *args, **kwargs: pytest.fail("searched past the deadline"))
+    monkeypatch.setattr(usurper.app.play, "analyse", lambda *args, **kwargs: pytest.fail("searched past the deadline"))
     game = make_game("adaman")
     start = game.initial_state(game.deal_from_seed(5))
     moves = game.parse_line(start, "Huntress <- Journey + Chance Meeting")
-    assert app.play.where_lost(game, start, moves, deadline=time.perf_counter() - 1) is None
+    assert usurper.app.play.where_lost(game, start, moves, deadline=time.perf_counter() - 1) is None
 
 
 # ----- a bad suit is named ---------------------------------------------------------------------------

@@ -1,6 +1,7 @@
-"""The house's shape, read from the code's own imports: the solver and the application know
-games only through the contract, the import graph has no circle, the compiled sources
-compose one way, and the README's layout names what is there."""
+"""The house's shape, read from the code's own imports: the solver, the Python API and the
+application (usurper/) know games only through the contract, games know neither, the solver
+knows no caller, the import graph has no circle, the compiled sources compose one way, and the
+README's layout names what is there."""
 
 from __future__ import annotations
 
@@ -11,8 +12,8 @@ from pathlib import Path
 import networkx as nx
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("games", "solver", "app")
-#: What the solver, the application and the CLI may import of games/: the registry and the contract.
+PACKAGES = ("games", "solver", "usurper")
+#: What the solver, the API, the application and the CLI may import of games/: the registry and the contract.
 GAME_AGNOSTIC_IMPORTS = {"games", "games.base"}
 
 
@@ -52,9 +53,9 @@ def import_graph() -> nx.DiGraph:
     return graph
 
 
-def test_solver_app_and_cli_import_no_specific_game():
+def test_solver_api_app_and_cli_import_no_specific_game():
     graph = import_graph()
-    users = [name for name in graph if name == "cli" or name.split(".")[0] in ("solver", "app")]
+    users = [name for name in graph if name == "cli" or name.split(".")[0] in ("solver", "usurper")]
     offending = sorted(f"{user} imports {target}" for user in users for target in graph.successors(user)
                        if target.startswith("games") and target not in GAME_AGNOSTIC_IMPORTS)
     assert offending == []
@@ -63,7 +64,14 @@ def test_solver_app_and_cli_import_no_specific_game():
 def test_games_never_import_the_solver_or_the_application():
     graph = import_graph()
     offending = sorted(f"{name} imports {target}" for name in graph if name.startswith("games")
-                       for target in graph.successors(name) if target.split(".")[0] in ("solver", "app", "cli"))
+                       for target in graph.successors(name) if target.split(".")[0] in ("solver", "usurper", "cli"))
+    assert offending == []
+
+
+def test_the_solver_never_imports_the_api_the_application_or_the_cli():
+    graph = import_graph()
+    offending = sorted(f"{name} imports {target}" for name in graph if name.startswith("solver")
+                       for target in graph.successors(name) if target.split(".")[0] in ("usurper", "cli"))
     assert offending == []
 
 

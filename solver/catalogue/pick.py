@@ -13,8 +13,8 @@ from solver.catalogue.store import read_header
 from solver.catalogue.summary import reachable_score
 
 #: Where the shipped catalogues live: the repository's data/catalogue/, installed as the
-#: package usurper_data (so a non-editable install finds them too).
-SHIPPED_DIR = Path(str(files("usurper_data") / "catalogue"))
+#: package usurper.data (so a non-editable install finds them too).
+SHIPPED_DIR = Path(str(files("usurper.data") / "catalogue"))
 
 
 def shipped_catalogue(job: Job) -> Path:

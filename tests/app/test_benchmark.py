@@ -8,8 +8,8 @@ import re
 
 import pytest
 
-from app.benchmark import deal_line, run, summary
 from games import make_game
+from usurper.app.benchmark import deal_line, run, summary
 
 GAME = make_game("adaman")
 

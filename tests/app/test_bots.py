@@ -1,4 +1,4 @@
-"""app.bots: Devil's Throne played by a person (piped input) against each bot, end to end."""
+"""usurper.app.bots: Devil's Throne played by a person (piped input) against each bot, end to end."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ import random
 import pytest
 from click.testing import CliRunner
 
-from app.bots import EquilibriumBot, greedy_bot, make_bot, make_bots, run_plain_simultaneous
 from games import make_game
 from games.base import UsurperError
 from games.devils_throne.rules import SELECT
+from usurper.app.bots import EquilibriumBot, greedy_bot, make_bot, make_bots, run_plain_simultaneous
 
 SEED = 42
 #: The person always types #1: the first listed action.  More lines than any game needs.
@@ -186,8 +186,8 @@ def test_quitting_a_game_in_progress_asks_and_goes_on_unless_confirmed():
 def test_three_player_hint_gives_the_guarantee_and_the_coalition_mix_near_the_end():
     from devils_throne_helpers import late_position
 
-    from app.bots import hint_lines
     from solver.simultaneous import analyse
+    from usurper.app.bots import hint_lines
 
     game = make_game("devils-throne", ["players=3"])
     state = late_position(game, 0, 3)
@@ -199,7 +199,7 @@ def test_three_player_hint_gives_the_guarantee_and_the_coalition_mix_near_the_en
 
 
 def test_three_player_hint_names_the_greedy_move_where_no_guarantee_is_proved():
-    from app.bots import hint_lines
+    from usurper.app.bots import hint_lines
 
     game = make_game("devils-throne", ["players=3"])
     state = game.initial_state(game.deal_from_seed(0))
@@ -212,14 +212,14 @@ def test_three_player_hint_names_a_move_that_gains_a_card_whatever_the_others_do
     """Seat 1's Robber, played at once, takes a card against every reply (the search of the
     next round alone); the hint says so.  A state budget instead of the hint's seconds, so
     that a busy machine gives the same hint."""
-    import app.bots
+    import usurper.app.bots
     from solver.search import Budget
 
-    monkeypatch.setattr(app.bots, "Budget", lambda **limits: Budget(max_states=3_000,
+    monkeypatch.setattr(usurper.app.bots, "Budget", lambda **limits: Budget(max_states=3_000,
                                                                      max_memory_mb=limits["max_memory_mb"]))
     game = make_game("devils-throne", ["players=3"])
     state = game.initial_state(game.deal_from_seed(0))
-    (hint,) = app.bots.hint_lines(game, state, 0, seconds=10)
+    (hint,) = usurper.app.bots.hint_lines(game, state, 0, seconds=10)
     assert "play 3: it gets you 1 card more whatever the others do; the greedy rule plays" in hint
 
 

@@ -5,11 +5,11 @@ import random
 
 import pytest
 
-from app.play import PlaySession, run_plain, where_lost
 from games import make_game
 from games.base import MoveError, UsurperError
 from solver.search import Budget, solve
 from solver.verify import replay_text
+from usurper.app.play import PlaySession, run_plain, where_lost
 
 ADAMAN = make_game("adaman")
 RA = make_game("royal-assassin")

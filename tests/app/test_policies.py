@@ -4,7 +4,6 @@ import random
 
 import pytest
 
-from app.policies import bench_policies, where_fair_lost
 from games import make_game
 from games.adaman.rules import PERSONALITY_BITS, RANK, rank_sum
 from games.base import UsurperError, Verdict
@@ -12,6 +11,7 @@ from solver.analysis import analyse
 from solver.fair import REPEATING_SAMPLE_BUDGET, SAMPLE_BUDGET, sample_budget, sample_question
 from solver.players import greedy_move, play_deal, policy
 from solver.verify import replay
+from usurper.app.policies import bench_policies, where_fair_lost
 
 ADAMAN = make_game("adaman")
 RA = make_game("royal-assassin")
@@ -76,7 +76,7 @@ def test_benchmark_prints_each_policy_beside_the_clairvoyant_rate():
 
 
 def test_the_fair_hint_in_play_keeps_its_two_second_limit_and_reads_nothing_of_the_deal(monkeypatch):
-    import app.play as play
+    import usurper.app.play as play
 
     asked = {}
 

@@ -1,4 +1,4 @@
-"""The status line of a command at work (app/progress.py): drawn on a terminal's stderr, never
+"""The status line of a command at work (usurper/app/progress.py): drawn on a terminal's stderr, never
 on a pipe; Devil's Throne's answers heard one by one; a hint's default limit said; a
 fallback move where the equilibrium is not found; a finished deal's search counted truly."""
 
@@ -14,13 +14,13 @@ from pathlib import Path
 from click.testing import CliRunner
 
 import cli
-from app.progress import ERASE, StatusLine, limit_words
-from app.reports import format_seat_report, solve_report
 from games import make_game
 from games.base import LOST
 from solver import simultaneous
 from solver.analysis import SeatQuestions, analyse
 from solver.search import ENGINES, Budget, solve
+from usurper.app.progress import ERASE, StatusLine, limit_words
+from usurper.app.reports import format_seat_report, solve_report
 
 ROOT = Path(__file__).resolve().parents[2]
 #: Long enough for any loaded machine to draw a line that refreshes every few milliseconds.

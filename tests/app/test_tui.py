@@ -11,18 +11,18 @@ pytest.importorskip("textual")
 
 from textual.widgets import OptionList  # noqa: E402
 
-from app.play import PlaySession  # noqa: E402
 from games import make_game  # noqa: E402
 from games.base import SYMBOL_LETTERS  # noqa: E402
 from solver.search import Budget, solve  # noqa: E402
 from solver.verify import replay  # noqa: E402
+from usurper.app.play import PlaySession  # noqa: E402
 
 
 def play_with_keys(game, seed, extra_keys=()):
     """Pick each move of the solver's line by keyboard (its number's digits, or arrow keys
     for the first moves) and Enter; returns the session, the line and the advice shown at
     the end."""
-    from app.tui import PlayApp
+    from usurper.app.tui import PlayApp
 
     start = game.initial_state(game.deal_from_seed(seed))
     line = solve(game, start, "optimal", "auto", Budget(time_limit=30)).line
@@ -65,7 +65,7 @@ def test_keyboard_game_of_the_optimal_line_ends_with_verifys_score(name, seed, s
 
 
 def test_undo_redo_and_verdict_keys():
-    from app.tui import PlayApp
+    from usurper.app.tui import PlayApp
 
     game = make_game("adaman")
     start = game.initial_state(game.deal_from_seed(5))
@@ -87,7 +87,7 @@ def test_undo_redo_and_verdict_keys():
 
 def screen_after(game_name: str, seed: int, keys=(), size=(100, 40)):
     """The position pane, the status line and the advice after pressing `keys`."""
-    from app.tui import PlayApp
+    from usurper.app.tui import PlayApp
 
     game = make_game(game_name)
     session = PlaySession(game, game.initial_state(game.deal_from_seed(seed)))
@@ -105,7 +105,7 @@ def screen_after(game_name: str, seed: int, keys=(), size=(100, 40)):
 def test_q_while_a_hint_is_thinking_quits_without_waiting_for_it():
     """A hint that would take a minute is under way; q quits (no move played: nothing to
     confirm), the child doing the work is stopped, and the app does not wait for it."""
-    from app.tui import PlayApp
+    from usurper.app.tui import PlayApp
 
     game = make_game("adaman")
     session = PlaySession(game, game.initial_state(game.deal_from_seed(5)))
@@ -128,7 +128,7 @@ def test_q_while_a_hint_is_thinking_quits_without_waiting_for_it():
 
 
 def test_escape_cancels_a_hint_and_the_game_goes_on():
-    from app.tui import PlayApp
+    from usurper.app.tui import PlayApp
 
     game = make_game("adaman")
     session = PlaySession(game, game.initial_state(game.deal_from_seed(5)))
@@ -149,7 +149,7 @@ def test_escape_cancels_a_hint_and_the_game_goes_on():
 
 
 def test_quitting_a_game_in_progress_asks_first():
-    from app.tui import PlayApp
+    from usurper.app.tui import PlayApp
 
     game = make_game("adaman")
     session = PlaySession(game, game.initial_state(game.deal_from_seed(5)))
@@ -217,7 +217,7 @@ def test_q_during_a_hint_keeps_its_question_shown_and_the_next_key_picks_a_move(
     """The hint's progress goes on being shown (on the advice pane's border) while the
     question stays on the status line; the digit typed next takes the question back and
     still picks its move, and Enter plays it."""
-    from app.tui import PlayApp
+    from usurper.app.tui import PlayApp
 
     session = adaman_session()
     session.clairvoyant_advice = lambda: time.sleep(60) or (None, ["never"])
@@ -247,7 +247,7 @@ def test_q_during_a_hint_keeps_its_question_shown_and_the_next_key_picks_a_move(
 @pytest.mark.parametrize("name, keys", [("adaman", ["question_mark"]), ("royal-assassin", ["question_mark"]),
                                         ("kings-reign", ["question_mark"]), ("kings-reign", [])])
 def test_at_80x24_with_the_advice_open_the_move_list_keeps_five_rows(name, keys):
-    from app.tui import MOVES_ROWS, PlayApp
+    from usurper.app.tui import MOVES_ROWS, PlayApp
 
     game = make_game(name)
     session = PlaySession(game, game.initial_state(game.deal_from_seed(3)))
@@ -266,7 +266,7 @@ def test_at_80x24_with_the_advice_open_the_move_list_keeps_five_rows(name, keys)
 
 
 def test_below_the_minimum_size_the_screen_says_so():
-    from app.tui import PlayApp
+    from usurper.app.tui import PlayApp
 
     async def drive():
         app = PlayApp(adaman_session())
@@ -288,8 +288,8 @@ def test_quitting_prints_the_moves_with_the_prefix_and_verify_accepts_them():
     `usurper verify` takes it."""
     from click.testing import CliRunner
 
-    from app.tui import PlayApp
     from cli import usurper
+    from usurper.app.tui import PlayApp
 
     game = make_game("adaman")
     start = game.initial_state(game.deal_from_seed(5))
@@ -313,7 +313,7 @@ def test_quitting_prints_the_moves_with_the_prefix_and_verify_accepts_them():
 
 
 def test_the_hinted_move_is_marked_in_the_list():
-    from app.tui import HINT_MARK, PlayApp
+    from usurper.app.tui import HINT_MARK, PlayApp
 
     session = adaman_session()
     third = session.legal()[2][0]
@@ -332,7 +332,7 @@ def test_the_hinted_move_is_marked_in_the_list():
 
 
 def test_a_move_typed_in_notation_is_played():
-    from app.tui import PlayApp
+    from usurper.app.tui import PlayApp
 
     session = adaman_session()
     move = session.legal()[3][0]
@@ -352,7 +352,7 @@ def test_a_move_typed_in_notation_is_played():
 
 
 def test_a_digit_after_the_game_is_over_says_the_game_is_over():
-    from app.tui import PlayApp
+    from usurper.app.tui import PlayApp
 
     game = make_game("royal-assassin")
     start = game.initial_state(game.deal_from_seed(5))
@@ -374,7 +374,7 @@ def test_a_digit_after_the_game_is_over_says_the_game_is_over():
 def throne_session(players: int = 3, seed: int = 42, bot: str = "greedy"):
     import random
 
-    from app.bots import ThroneSession, make_bots
+    from usurper.app.bots import ThroneSession, make_bots
 
     game = make_game("devils-throne", [f"players={players}"])
     start = game.initial_state(game.deal_from_seed(seed))
@@ -391,8 +391,8 @@ def test_devils_throne_three_players_a_whole_game_by_keys_against_greedy_bots():
     at the end the screen shows the result and the line replays to the same end."""
     from click.testing import CliRunner
 
-    from app.throne_screen import ThroneApp
     from cli import usurper
+    from usurper.app.throne_screen import ThroneApp
 
     session = throne_session()
     reveals = []
@@ -423,7 +423,7 @@ def test_devils_throne_three_players_a_whole_game_by_keys_against_greedy_bots():
 
 
 def test_devils_throne_a_rank_not_held_is_refused_in_one_line():
-    from app.throne_screen import ThroneApp
+    from usurper.app.throne_screen import ThroneApp
 
     session = throne_session(players=2)
     held = [text for _, text in session.actions()]
@@ -443,7 +443,7 @@ def test_devils_throne_a_rank_not_held_is_refused_in_one_line():
 def test_devils_throne_board_legend_and_quit_question():
     """The board shows every seat's hand; ? gives the keys and the cards' powers; q after a
     move asks, and the moves played are what leaving prints."""
-    from app.throne_screen import ThroneApp
+    from usurper.app.throne_screen import ThroneApp
 
     session = throne_session(players=2)
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import random_play
 
-import app.reports  # noqa: F401  (registers the letters error handler of an ASCII stream)
+import usurper.app.reports  # noqa: F401  (registers the letters error handler of an ASCII stream)
 from games import make_game
 from games.base import DealError, MoveError, VariantError
 from games.decks import DECKTET, EXCUSE, decktet_label
@@ -25,7 +25,7 @@ LETTER_CARD = re.compile(r"(?<![0-9A-Za-z])[FT#]?(10|[2-9AJQK])[CDHS](?![A-Za-z]
 
 
 def as_ascii(text: str) -> str:
-    """What an ASCII terminal or pipe receives (app.reports.plain_letters_where_needed)."""
+    """What an ASCII terminal or pipe receives (usurper.app.reports.plain_letters_where_needed)."""
     return text.encode("ascii", "usurper-letters").decode("ascii")
 
 
@@ -155,7 +155,7 @@ def test_verify_reports_a_card_paid_twice_and_the_variant_a_personality_named_tw
 
 
 def test_pick_shows_a_catalogue_s_first_move_as_moves_are_shown_now():
-    from app.reports import _as_shown
+    from usurper.app.reports import _as_shown
 
     assert _as_shown(ADAMAN, 5, "Painter <- Battle") == "Painter 3 ☼∞ <- Battle 4 ⚕∞"
     assert _as_shown(ADAMAN, 5, "not a move") == "not a move"  # as stored: pick never fails on it

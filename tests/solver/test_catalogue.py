@@ -656,7 +656,7 @@ def test_the_undecided_seeds_print_as_a_seeds_list_that_reads_back(tmp_path):
     rows[0]["score"] = 10  # a proven optimum; seed 5 is lost with its optimum unproven
     path.write_text("".join(json.dumps(line) + "\n" for line in [header, *rows]))
     assert usurper("catalogue", "stats", str(path), "--unproven").stdout.strip() == "1-3,5,7"
-    from app.benchmark import parse_seed_range
+    from usurper.app.benchmark import parse_seed_range
     assert parse_seed_range("1-3,7") == [1, 2, 3, 7] and parse_seed_range("4") == [4]
     assert parse_seed_range("9-10, 2,9") == [2, 9, 10]
     with pytest.raises(UsurperError, match="bad seed range"):

@@ -5,7 +5,7 @@ compiled-standard.txt: one line per deal, the command on the first line) and pri
 run, the deals decided and the median and p99 seconds over all 200 deals (an undecided deal
 counts at its time limit); then, on the deals both engines decided, whether the compiled
 and the Python verdicts and optimal scores agree.  `usurper bench` replays every line it
-reports through the rules (app.benchmark.timed_solve), so every verdict here was replayed.
+reports through the rules (usurper.app.benchmark.timed_solve), so every verdict here was replayed.
 """
 
 import re

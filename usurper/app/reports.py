@@ -14,13 +14,13 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from games.base import SYMBOL_LETTERS as SUIT_LETTERS
-from games.base import WON, Game, UsurperError
+from games.base import Game, UsurperError
 from solver.analysis import SeatQuestions, analyse, check_floor, check_seat_questions
 from solver.search import Budget, SolveResult, shared_budgets
-from solver.verify import check_claim
+from solver.verify import check_result
 
 if TYPE_CHECKING:
-    from app.progress import StatusLine
+    from usurper.app.progress import StatusLine
 
 #: Echoed input longer than this is cut in the middle, so that an error stays one readable line.
 QUOTE_LIMIT, LINE_LIMIT = 60, 400
@@ -121,8 +121,7 @@ def format_solve(report: dict) -> list[str]:
 
 def verify_result(game: Game, state: Any, result: SolveResult) -> None:
     """Replay the line before anything is printed; a mismatch is a solver bug, never output."""
-    if result.line_score is not None:
-        check_claim(game, state, result.line, result.verdict == WON, result.line_score)
+    check_result(game, state, result)
 
 
 def result_report(game: Game, cards: tuple, state: Any, result: SolveResult, seed: int | None) -> dict:
@@ -260,7 +259,7 @@ def seat_header_lines(report: dict) -> list[str]:
 def answer_lines(question: str, answer: dict, players: int) -> list[str]:
     """One question's answer for people: its name, then its value or interval, P's move,
     the mixes, and the work it took."""
-    from app.bots import mix_text
+    from usurper.app.bots import mix_text
 
     lines = [QUESTION_NAMES[question] + ":"]
     if answer["decided"]:
@@ -301,8 +300,8 @@ def _bound_reasons(answer: dict, payoff: str, indent: str) -> list[str]:
 def seat_hint(game: Game, state: Any, budget: Budget) -> tuple[list[str], dict]:
     """The next move of a simultaneous-move game: for two players both seats' equilibrium
     mixes at this node (Q4); for more, each acting seat's advice against the others as one
-    side (app.bots.coalition_advice: Q2, and Q5 where it decides)."""
-    from app.bots import HINT_SECONDS, coalition_advice, greedy_fallback, mix_text
+    side (usurper.app.bots.coalition_advice: Q2, and Q5 where it decides)."""
+    from usurper.app.bots import HINT_SECONDS, coalition_advice, greedy_fallback, mix_text
 
     if game.is_over(state):
         raise UsurperError("the game is over; there is no next move")
@@ -427,7 +426,7 @@ def pick_report(build, game: str, variants, catalogue_file, winnable: bool, min_
 
 def grade_evidence(row: dict) -> list[str]:
     """A graded row's grade and what it rests on: who won it first, and the narrowness."""
-    from app.grades import narrowness_lines, why_graded
+    from usurper.app.grades import narrowness_lines, why_graded
 
     lines = [f"Grade: {row['grade']} ({why_graded(row)})"]
     if row.get("narrowness"):

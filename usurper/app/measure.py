@@ -9,10 +9,10 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from app import benchmark
 from games.base import Game, UsurperError
 from solver.catalogue.store import check_writable
 from solver.seeds import parse_seed_ranges
+from usurper.app import benchmark
 
 
 def run_bench(game: Game, seeds: str, mode: str, engine: str, time_limit: float, baseline: str | None,
@@ -32,7 +32,7 @@ def run_bench(game: Game, seeds: str, mode: str, engine: str, time_limit: float,
 
 def fair_curve(game: Game, seeds: str, budgets: str, plot_path: str | None) -> tuple[dict, list[str]]:
     """The fair policy at each budget (samples a decision): win rate against CPU a decision."""
-    from app.policies import bench_curve, curve_lines, plot_curves
+    from usurper.app.policies import bench_curve, curve_lines, plot_curves
 
     seed_list = list(parse_seed_ranges(seeds))
     counts = parse_budgets(budgets)
@@ -57,7 +57,7 @@ def parse_budgets(text: str) -> list[int]:
 def played(game: Game, seeds: str, policies: tuple[str, ...], samples: int,
            verbose: bool) -> tuple[dict, list[str]]:
     """Every seed played by each policy, beside the clairvoyant winnable rate."""
-    from app.policies import bench_policies
+    from usurper.app.policies import bench_policies
 
     rows: list[dict] = []
     seed_list = list(parse_seed_ranges(seeds))

@@ -29,7 +29,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from app.play import first_drop
 from games.base import Game, Verdict
 from solver.analysis import analyse
 from solver.catalogue.store import write_atomically
@@ -38,6 +37,7 @@ from solver.fair import FAIR_SAMPLES, fair_hint_for_state
 from solver.players import MAX_DECISIONS, PlayedDeal, Policy, play_deal, policy
 from solver.search import Budget
 from solver.stats import wilson_interval
+from usurper.app.play import first_drop
 
 CLAIRVOYANT_BUDGET = Budget(time_limit=10.0, max_memory_mb=512)
 

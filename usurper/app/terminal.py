@@ -9,8 +9,8 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
-from app.play import PlaySession, run_plain
 from games.base import Game, UsurperError
+from usurper.app.play import PlaySession, run_plain
 
 
 def play_in_terminal(game: Game, state: Any, plain: bool, samples: int, rng: random.Random, seat: int = 0,
@@ -21,7 +21,7 @@ def play_in_terminal(game: Game, state: Any, plain: bool, samples: int, rng: ran
     person at `seat` (0-based) against bots.  Leaving the full screen prints the moves played."""
     stdin, stdout = stdin or sys.stdin, stdout or sys.stdout
     if game.game_type.simultaneous:
-        from app.bots import ThroneSession, make_bots, run_plain_simultaneous
+        from usurper.app.bots import ThroneSession, make_bots, run_plain_simultaneous
 
         bots = make_bots(game, state, seat, bot_name)
         if plain:
@@ -53,12 +53,12 @@ def _full_screen(stdin: TextIO, stdout: TextIO, run: Callable[[], None]) -> None
 
 
 def _solitaire_screen():
-    from app import tui
+    from usurper.app import tui
 
     return tui
 
 
 def _throne_screen():
-    from app import throne_screen
+    from usurper.app import throne_screen
 
     return throne_screen

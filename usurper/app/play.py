@@ -1,5 +1,5 @@
 """Playing a deal: a game-agnostic session (moves, undo, redo, hints, the verdict of the
-position) shared by the full-screen game (app/tui.py) and the line-by-line one (`run_plain`).
+position) shared by the full-screen game (usurper/app/tui.py) and the line-by-line one (`run_plain`).
 
 The session shows what a player sees (the visible position, where the game has one) and
 keeps the full state, so that a clairvoyant hint and the verdict can read the deal while a

@@ -1,12 +1,12 @@
 """Devil's Throne in the full screen: the seats as a board (hands, reserves, tricks, this
 round's cards and totals, the pool), your actions to choose from, the reveals as they
-happen, on the frame the solitaires share (app/tui.py: the quit question, progress on the
+happen, on the frame the solitaires share (usurper/app/tui.py: the quit question, progress on the
 advice pane's border, the note below the minimum size).
 
 Keys: a rank (`1` or `a` the ace, `2`-`9`, `1` `0` or `t` the 10, `j`, `Q` (capital: `q`
 quits), `k`) or at a target choice a seat number (`2` is `@2`) or `p` (pass) highlights that
 action, Enter plays it; a rank not held is refused on the status line.  The bots' choices
-and the hint are computed in a child process (app.background), so no key waits for them.
+and the hint are computed in a child process (usurper.app.background), so no key waits for them.
 """
 
 from __future__ import annotations
@@ -19,10 +19,10 @@ from textual.containers import Horizontal
 from textual.widgets import OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
-from app.background import Job
-from app.bots import HINT_SECONDS, ThroneSession, end_lines, hint_lines
-from app.tui import GameApp
 from games.base import UsurperError
+from usurper.app.background import Job
+from usurper.app.bots import HINT_SECONDS, ThroneSession, end_lines, hint_lines
+from usurper.app.tui import GameApp
 
 KEYS_HELP = ("Keys: a rank (1 or a the ace, 2-9, 10 or t, j, Q capital, k) or at a target choice "
              "the seat's number (p pass), or the arrows; Enter plays it.  h hint (open deal), "

@@ -1,16 +1,16 @@
 """The full-screen game of `usurper play` (Textual): the position (King's Reign as its board),
 the legal moves to choose from with the keyboard, undo and redo, and on request a
 clairvoyant hint, a fair hint or the verdict of the position; Devil's Throne has its own
-screen on the same frame (app/throne_screen.py).
+screen on the same frame (usurper/app/throne_screen.py).
 
 Nothing blocks: hints, verdicts and the end-of-game comparison with the deal's optimum run
-in a child process (app.background); their progress is shown on the advice pane's border,
+in a child process (usurper.app.background); their progress is shown on the advice pane's border,
 so it never covers the status line, where a question (quit?) and the answer to the last
 key stay until the next key.  Esc cancels the work, q quits at once (after a confirmation
 while a game is in progress).
 
 Only the play command imports this module, so Textual is needed only to play; the game
-itself is an app.play.PlaySession, the same one the line-by-line game (--plain) drives.
+itself is a usurper.app.play.PlaySession, the same one the line-by-line game (--plain) drives.
 """
 
 from __future__ import annotations
@@ -30,10 +30,10 @@ from textual.widget import Widget
 from textual.widgets import Footer, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from app.background import Job
-from app.play import FAIR_SECONDS, PlaySession
 from games.base import DECKTET_SUIT_SYMBOLS, SUIT_SYMBOLS, UsurperError
 from solver.fair import FAIR_SAMPLES, move_words
+from usurper.app.background import Job
+from usurper.app.play import FAIR_SECONDS, PlaySession
 
 PLAYING_CARD = re.compile(r"\b(10|[2-9AJQK])([CDHS])\b")
 POLL_SECONDS = 0.1
