@@ -300,8 +300,8 @@ def hint_limit_words(seconds: float, defaulted: bool, fair: bool) -> str:
               help="Devil's Throne: the bots' policy: random, greedy (the game's simple rule), equilibrium (Q4 mix)  "
                    "[default: equilibrium for two players,"
                    " else greedy].")
-@click.option("--grade", "grades", help="Only deals of this difficulty grade (docs/grades.md): one (hard), a list "
-                                          "(easy,hard) or a range (medium..expert), from the graded catalogue.")
+@click.option("--grade", "grades", help="Only deals of this difficulty grade (usurper grade --help): one (hard), "
+                                          "a list (easy,hard) or a range (medium..expert), from the graded catalogue.")
 def play(game, seed, deal_text, variants, players, suits, moves, plain, samples, random_seed, seat, bot_name, grades):
     """Play a deal in the terminal, with hints that peek (h) or not (f), undo and redo.
     Devil's Throne: you play one seat against bots, each reveal shown as it happens.
@@ -322,8 +322,17 @@ def play(game, seed, deal_text, variants, players, suits, moves, plain, samples,
 @deal_options
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 def grade(game, seed, deal_text, variants, players, suits, as_json):
-    """How hard the deal is: the weakest player that wins it without peeking (docs/grades.md),
-    each play's line, and how narrow the way to a win is."""
+    """How hard the deal is: the weakest player of a fixed ladder who wins it without peeking,
+    each play's line (replayable with `usurper verify`), and how narrow the way to a win is
+    for a player who sees every card.
+
+    \b
+    The ladder, weakest first (a fair player plays with random seeds 1, 2, 3):
+      easy     greedy wins, or fair-10 (10 samples a decision) wins all 3 plays
+      medium   fair-30 wins 2 of 3
+      hard     fair-100 wins 2 of 3
+      expert   fair-300 wins 2 of 3
+    No rung wins: clairvoyant-only (the exact search wins it) or unwinnable (proven lost)."""
     from tqdm import tqdm
 
     from usurper.app.grades import format_grade, grade_report
@@ -434,7 +443,7 @@ def catalogue():
 @click.option("--variant", "variants", multiple=True, help="Variant switch, repeatable or comma separated.")
 @click.option("--mode", type=click.Choice(["optimal", "winnable", "grade"]), default="optimal", show_default=True,
               help="optimal: prove the best score; winnable: stop at the first win; grade: each deal's difficulty "
-                   "grade (docs/grades.md).")
+                   "grade, the weakest player of a fixed ladder who wins it (usurper grade --help).")
 @click.option("--engine", type=click.Choice(ENGINES), default="auto", show_default=True)
 @click.option("--time-limit", type=SECONDS, default=60.0, show_default=True,
               help="Seconds per seed before the search gives up (UNDECIDED; not for mode grade).")
@@ -569,8 +578,8 @@ def _print_seeds_left(book, which: str, as_json: bool) -> None:
                    "files that answered its undecided seeds again].")
 @click.option("--variant", "variants", multiple=True, help="Variant switch, repeatable or comma separated.")
 @click.option("--random-seed", type=int, help="Make the pick reproducible.")
-@click.option("--grade", "grades", help="Only deals of this difficulty grade (docs/grades.md): one (hard), a list "
-                                          "(easy,hard) or a range (medium..expert), from the graded catalogue.")
+@click.option("--grade", "grades", help="Only deals of this difficulty grade (usurper grade --help): one (hard), "
+                                          "a list (easy,hard) or a range (medium..expert), from the graded catalogue.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 def pick(game, winnable, min_score, catalogue_file, variants, random_seed, grades, as_json):
     """A seed to play, from a catalogue: won deals only, deals reaching a score, or deals of a
