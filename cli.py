@@ -156,7 +156,7 @@ def solve_command(game, seed, deal_text, variants, players, suits, time_limit, m
     (Devil's Throne: the open-deal values of its §8 for one seat)."""
     from app.progress import StatusLine, limit_words
     from app.reports import format_solve, solve_report
-    from solver.search import Budget
+    from solver.answers import Budget
 
     rules, cards = load_deal(game, seed, deal_text, variants)
     budget = Budget(time_limit, max_states, max_table, max_memory, replace_when_full)
@@ -239,8 +239,8 @@ def deal_hint(rules: Game, cards: tuple, moves: str, fair: bool, review: bool, s
 
     from app.play import HINT_SHARE, Deadline, review_line, where_lost
     from app.reports import clairvoyant_report, format_clairvoyant, seat_hint
+    from solver.answers import Budget
     from solver.fair import fair_hint_for_state
-    from solver.search import Budget
 
     start = rules.initial_state(cards)
     played = rules.parse_line(start, moves) if moves.strip() else []

@@ -32,11 +32,11 @@ from typing import Any
 from app.play import first_drop
 from games.base import Game, Verdict
 from solver.analysis import analyse
+from solver.answers import Budget
 from solver.catalogue.store import write_atomically
 from solver.expectimax import FairExpectimax, SearchStopped, offers_exact
 from solver.fair import FAIR_SAMPLES, fair_hint_for_state
 from solver.players import MAX_DECISIONS, PlayedDeal, Policy, play_deal, policy
-from solver.search import Budget
 from solver.stats import wilson_interval
 
 CLAIRVOYANT_BUDGET = Budget(time_limit=10.0, max_memory_mb=512)
