@@ -162,7 +162,7 @@ def solve_command(game, seed, deal_text, variants, players, suits, time_limit, m
                   engine, as_json, winnable_only, questions, seat, replace_when_full, at_least):
     """Is the deal winnable, what is the optimal score, and one line of play reaching it
     (Devil's Throne: the open-deal values of its §8 for one seat)."""
-    from solver.search import Budget
+    from solver.answers import Budget
     from usurper.app.progress import StatusLine, limit_words
     from usurper.app.reports import format_solve, solve_report
 
@@ -245,8 +245,8 @@ def deal_hint(rules: Game, cards: tuple, moves: str, fair: bool, review: bool, s
     (clairvoyant, or fair) and then where the moves played lost, within one time limit."""
     from dataclasses import replace
 
+    from solver.answers import Budget
     from solver.fair import fair_hint_for_state
-    from solver.search import Budget
     from usurper.app.play import HINT_SHARE, Deadline, review_line, where_lost
     from usurper.app.reports import clairvoyant_report, format_clairvoyant, seat_hint
 

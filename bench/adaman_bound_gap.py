@@ -28,8 +28,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games import make_game  # noqa: E402
 from solver.analysis import analyse  # noqa: E402
+from solver.answers import Budget  # noqa: E402
 from solver.cpsat import refined_upper_bound  # noqa: E402
-from solver.search import Budget  # noqa: E402
 from usurper.app.benchmark import parse_seed_range  # noqa: E402
 
 

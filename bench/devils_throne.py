@@ -7,7 +7,7 @@
     python bench/devils_throne.py --suits C,S --seeds 0-99 --time-limit 600
     python bench/devils_throne.py --growth --players 3 --cards 2-7 --time-limit 60
 
-Each question has its own budget (solver/simultaneous.py); an undecided one prints its
+Each question has its own budget (solver/simultaneous/); an undecided one prints its
 interval and what each end rests on.  Seconds are wall-clock per question; each deal's CPU
 time is printed too (the machine may be shared), and the summary gives the median CPU
 seconds a deal.  The summary counts the questions decided within 10 s, 60 s and 600 s (of
@@ -35,9 +35,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games import make_game  # noqa: E402
 from games.devils_throne.game import late_round_start  # noqa: E402
-from solver.analysis import SeatQuestions, analyse  # noqa: E402
-from solver.search import Budget  # noqa: E402
-from solver.simultaneous import Answer, default_questions  # noqa: E402
+from solver.analysis import SeatQuestions, analyse, default_questions  # noqa: E402
+from solver.answers import Answer, Budget  # noqa: E402
 
 THRESHOLDS = (10, 60, 600)
 
@@ -110,8 +109,8 @@ def _growth(game, questions: tuple[str, ...], budget: Budget, cards: list[int], 
 
 
 def _reasons(answer: Answer, payoffs: tuple[str, ...] = ("cards", "margin")) -> str:
-    return " | ".join(f"{payoff}: low {getattr(answer, f'{payoff}_low_reason')};"
-                      f" high {getattr(answer, f'{payoff}_high_reason')}" for payoff in payoffs)
+    return " | ".join(f"{payoff}: low {answer.intervals[payoff].low_reason};"
+                      f" high {answer.intervals[payoff].high_reason}" for payoff in payoffs)
 
 
 def _seat_summary(game, by_seat: dict[int, list]) -> None:

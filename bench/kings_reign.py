@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games import make_game  # noqa: E402
 from solver.analysis import analyse  # noqa: E402
-from solver.search import Budget  # noqa: E402
+from solver.answers import Budget  # noqa: E402
 
 #: The front door's engine for each strategy of the search for repeating positions.
 ENGINE_OF = {"deep": "pruned", "best-first": "plain"}

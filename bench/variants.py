@@ -25,7 +25,7 @@ from games import make_game  # noqa: E402
 from games.base import LOST, WON, Game, Verdict  # noqa: E402
 from solver import catalogue  # noqa: E402
 from solver.analysis import analyse  # noqa: E402
-from solver.search import Budget  # noqa: E402
+from solver.answers import Budget  # noqa: E402
 from solver.stats import median, percentile, wilson_interval  # noqa: E402
 from solver.verify import check_claim, replay_text  # noqa: E402
 

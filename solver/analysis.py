@@ -7,7 +7,9 @@ hints, play, benchmarks and catalogues never name a search family themselves.
     several seats choosing at once      -> solver.simultaneous (the §8 questions of a seat)
 
 A one-player game is asked a mode ("optimal" or "winnable") and answers with a SolveResult;
-a simultaneous-move game is asked `SeatQuestions` and answers with an Analysis.  Each family
+a simultaneous-move game is asked `SeatQuestions` and answers with an Analysis.  Both, and
+the Budget they are asked within, are solver.answers' types: what lies outside solver/
+imports them from there and this module, never a search family's module.  Each family
 still checks the game's type itself and refuses, in one line, what it cannot handle.
 """
 
@@ -18,7 +20,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.base import EngineError, Game, UsurperError
-from solver.search import DEFAULT_SETTINGS, ENGINES, Budget, SearchSettings, solve
+from solver.answers import QUESTIONS, Analysis, Answer, Budget, SolveResult
+from solver.search import DEFAULT_SETTINGS, ENGINES, SearchSettings, solve
 
 #: Every engine name a user can type is one of the tree search's ENGINES: "auto" the best each
 #: family has, "plain" its baseline, "pruned" its full Python search, "compiled" the game's own.
@@ -65,7 +68,7 @@ def engines_of(game: Game) -> tuple[str, ...]:
 
 def analyse(game: Game, state: Any, question: Question = "optimal", budget: Budget = Budget(),
             engine: str = "auto", settings: SearchSettings = DEFAULT_SETTINGS, at_least: int = 0,
-            on_answer: Callable[[str, Any], None] | None = None) -> Any:
+            on_answer: Callable[[str, Answer], None] | None = None) -> SolveResult | Analysis:
     """Answer `question` about `state` within `budget`: a SolveResult for a one-player game
     (mode "optimal" or "winnable"; with `at_least`, the optimum only where it reaches that,
     solver.search.solve's floor), an Analysis of the asked seat for a simultaneous one
@@ -118,8 +121,6 @@ def _engine(game: Game, family: str, engine: str) -> str:
 
 def check_seat_questions(game: Game, state: Any, question: Question) -> None:
     """Refuse, in one line and before any search, a seat or question this table does not have."""
-    from solver.simultaneous import QUESTIONS
-
     if not isinstance(question, SeatQuestions):
         raise UsurperError(f"{game.name} is asked its open-deal questions for a seat, not {question!r}")
     players = len(game.returns(state))
@@ -131,9 +132,17 @@ def check_seat_questions(game: Game, state: Any, question: Question) -> None:
 
 
 def _analyse_seat(game: Game, state: Any, question: Question, budget: Budget, engine: str,
-                  on_answer: Callable[[str, Any], None] | None) -> Any:
+                  on_answer: Callable[[str, Answer], None] | None) -> Analysis:
     from solver.simultaneous import analyse as analyse_simultaneous
 
     check_seat_questions(game, state, question)
     return analyse_simultaneous(game, state, question.seat, question.questions or None, budget, engine,
                                 payoffs=question.payoffs, shared_time=question.shared_time, on_answer=on_answer)
+
+
+def default_questions(players: int) -> tuple[str, ...]:
+    """The questions a simultaneous-move game's seat is asked when none is named, at a table
+    of `players`."""
+    from solver.simultaneous import default_questions as questions_of
+
+    return questions_of(players)

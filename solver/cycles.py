@@ -45,7 +45,8 @@ from itertools import count
 from typing import Any
 
 from games.base import LOST, UNDECIDED, WON, Game, UnsupportedGame
-from solver.search import MEMORY_CHECK_EVERY, Budget, BudgetExceeded, MemoryGuard, SolveResult, StateMeter, Stats
+from solver.answers import Budget, Limit, SolveResult, Stats
+from solver.search import MEMORY_CHECK_EVERY, BudgetExceeded, MemoryGuard, StateMeter
 from solver.verify import replay
 
 __all__ = ["solve_cycles", "STRATEGIES"]
@@ -98,7 +99,7 @@ class _CycleSearch:
         self.stats = Stats()
         self.meter = StateMeter(budget, self.stats)
         self.started = self.meter.started
-        self.table_cap, self.table_cap_reason = budget.table_cap(ENTRY_BYTES)
+        self.table_cap, self.table_cap_limit, self.table_cap_reason = budget.table_cap(ENTRY_BYTES)
         self.memory = MemoryGuard(budget.max_memory_mb)
         self.checkpoint: Callable[[Any], bool] = game.checkpoint
         self.progress: Callable[[Any], int] = game.progress
@@ -127,33 +128,36 @@ class _CycleSearch:
                     self._beam_phases()
                 if self.win is not None and self.win[0] < self.game.max_score:
                     complete, upper = self._best_first()
-            exhausted = ""
+            stopped = None
         except BudgetExceeded as exc:
-            exhausted = str(exc)
+            stopped = exc
             upper = self._frontier_bound()
-        return self._result(complete, upper, exhausted)
+        return self._result(complete, upper, stopped)
 
-    def _result(self, complete: bool, upper: int | None, exhausted: str) -> SolveResult:
+    def _result(self, complete: bool, upper: int | None, stopped: BudgetExceeded | None) -> SolveResult:
+        """The result of a search that finished, or that `stopped` ended."""
+        exhausted, limit = ("", None) if stopped is None else (str(stopped), stopped.limit)
         self.stats.seconds = time.perf_counter() - self.started
         self.stats.unique = len(self.visited)
         if self.win is not None:
             score, line = self.win
             self._verify(line, True, score)
             if self.mode == "winnable":
-                return SolveResult(WON, None, line, score, self.mode, self._engine(), self.stats, exhausted, None)
+                return SolveResult(WON, None, line, score, self.mode, self._engine(), self.stats, exhausted, None,
+                                   limit)
             if complete or score >= self.game.max_score:
                 return SolveResult(WON, score, line, score, self.mode, self._engine(), self.stats, "", score)
             bound = max(score, min(self.game.max_score, upper if upper is not None else self.game.max_score))
             exact = bound == score
             return SolveResult(WON, score if exact else None, line, score, self.mode, self._engine(), self.stats,
-                               "" if exact else exhausted, bound)
+                               "" if exact else exhausted, bound, None if exact else limit)
         line, score = (self.loss[1], self.loss[0]) if self.loss else ([], None)
         if self.loss:
             self._verify(line, False, score)
         if complete:  # every reachable state expanded: no win, and the best loss is exact
             return SolveResult(LOST, score, line, score, self.mode, self._engine(), self.stats, "", score)
         return SolveResult(UNDECIDED, None, line, score, self.mode, self._engine(), self.stats, exhausted,
-                           upper)
+                           upper, limit)
 
     def _engine(self) -> str:
         return "cycles" if self.strategy == "deep" else "cycles-best-first"
@@ -209,12 +213,12 @@ class _CycleSearch:
         and the stack hold states and lines that the entries cap does not count."""
         self.meter.count(depth)
         if self.stats.states % MEMORY_CHECK_EVERY == 0 and self.memory.exceeded(len(self.visited)):
-            raise BudgetExceeded(f"memory cap of {self.budget.max_memory_mb} MB")
+            raise BudgetExceeded(Limit.MEMORY, f"memory cap of {self.budget.max_memory_mb} MB")
 
     def _visit(self, key: Any) -> None:
         """Remember a new key, within the entries cap."""
         if self.table_cap is not None and len(self.visited) >= self.table_cap:
-            raise BudgetExceeded(self.table_cap_reason)
+            raise BudgetExceeded(self.table_cap_limit, self.table_cap_reason)
         self.visited.add(key)
 
     def _stack_bound(self) -> int | None:

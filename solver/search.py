@@ -29,12 +29,11 @@ EngineError elsewhere).
 
 from __future__ import annotations
 
-import itertools
 import os
 import sys
 import time
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field, replace
+from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from games.base import (
@@ -49,13 +48,23 @@ from games.base import (
     UnsupportedGame,
     Verdict,
 )
+from solver.answers import (
+    LEAST_SHARE,
+    TABLE_MEMORY_TEXT,
+    Budget,
+    Limit,
+    SolveResult,
+    Stats,
+    shared_budgets,
+    state_budget_text,
+)
 from solver.cpsat import SECONDS_PER_BOUND, refined_upper_bound
 
 #: The engines of this search (solver.analysis gives their meaning to every family).
 ENGINES = ("auto", "plain", "pruned", "cpsat", "compiled", "compiled-plain")
 
-__all__ = ["ENGINES", "LOST", "UNDECIDED", "WON", "Budget", "SearchSettings", "SolveResult", "Stats", "Verdict",
-           "solve", "check_single_player"]
+__all__ = ["ENGINES", "LEAST_SHARE", "LOST", "UNDECIDED", "WON", "Budget", "BudgetExceeded", "SearchSettings",
+           "SolveResult", "Stats", "Verdict", "check_single_player", "shared_budgets", "solve", "state_budget_text"]
 
 #: With engine "cpsat", nodes this shallow whose fast bound does not cut them also ask the
 #: game's refined (slower, CP-SAT) bound.
@@ -90,66 +99,6 @@ class SearchSettings:
 
 
 DEFAULT_SETTINGS = SearchSettings()
-
-
-@dataclass(frozen=True)
-class Budget:
-    """Limits of one search; None means unlimited.  The transposition table is capped by
-    `max_table` entries and by `max_memory_mb`, which the Python engines turn into entries
-    by what one of theirs costs and the compiled ones into bytes for their tables' slots
-    (`COMPILED_TABLE_SHARE` of it).  A table at its cap ends the search, or with
-    `replace_when_full` replaces entries, so that only time or states end it.
-    `time_of_whole`: the limit that `time_limit` is a share of (`shared_budgets`), if any."""
-
-    time_limit: float | None = None
-    max_states: int | None = None
-    max_table: int | None = None
-    max_memory_mb: int | None = 4096
-    replace_when_full: bool = False
-    time_of_whole: float | None = None
-
-    def time_text(self) -> str:
-        """The words for a search stopped by `time_limit` ("" without one)."""
-        if self.time_limit is None:
-            return ""
-        if self.time_of_whole is None:
-            return f"time limit of {self.time_limit:g} s"
-        return f"time limit share of {round(self.time_limit, 2):g} s of {self.time_of_whole:g} s"
-
-    def table_cap(self, entry_bytes: int) -> tuple[int | None, str]:
-        """The entries a table of `entry_bytes`-byte entries may hold, and the words that
-        say which limit it met."""
-        caps = []
-        if self.max_table is not None:
-            caps.append((self.max_table, self.entries_cap_text()))
-        if self.max_memory_mb is not None:
-            entries = self.max_memory_mb * 2**20 // entry_bytes
-            caps.append((entries, f"memory cap of {self.max_memory_mb} MB ({entries} table "
-                                  f"{'entry' if entries == 1 else 'entries'})"))
-        return min(caps) if caps else (None, "")
-
-    def entries_cap_text(self) -> str:
-        """The words for a table stopped at `max_table` entries."""
-        return f"transposition table cap of {self.max_table} {'entry' if self.max_table == 1 else 'entries'}"
-
-
-#: The least time a part of a shared limit is given (the command line's least --time-limit),
-#: so that a part whose turn comes after the limit has passed still answers at once.
-LEAST_SHARE = 0.001
-
-
-def shared_budgets(budget: Budget, parts: int, clock=time.perf_counter) -> Iterator[Budget]:
-    """The budgets of `parts` searches run one after another within one time limit: each,
-    as it starts, gets the time left split evenly among the parts still to run (one that
-    ends early leaves its time to the rest), so the whole keeps `budget.time_limit`.
-    Without a time limit, or for one part, `budget` itself."""
-    if budget.time_limit is None or parts == 1:
-        yield from itertools.repeat(budget, parts)
-        return
-    end = clock() + budget.time_limit
-    for left in range(parts, 0, -1):
-        share = max((end - clock()) / left, LEAST_SHARE)
-        yield replace(budget, time_limit=share, time_of_whole=budget.time_limit)
 
 
 #: What a table entry costs the Python engines, Adaman's int keys (measured: 145 bytes of
@@ -227,33 +176,12 @@ class MemoryGuard:
         return self.grown() + entries * DICT_RESIZE_BYTES > self.limit
 
 
-@dataclass
-class Stats:
-    states: int = 0        # nodes expanded (table misses)
-    table_hits: int = 0
-    unique: int = 0        # entries in the transposition table at the end
-    max_depth: int = 0
-    seconds: float = 0.0
-
-
-@dataclass
-class SolveResult:
-    """What a search established.  `score` is the proven optimum, None when not proven;
-    `line` reaches `line_score` (the best found), and is the optimal line when score is set."""
-
-    verdict: Verdict
-    score: int | None
-    line: list[Any]
-    line_score: int | None
-    mode: str
-    engine: str
-    stats: Stats = field(default_factory=Stats)
-    exhausted: str = ""    # which budget ran out, for UNDECIDED
-    upper_bound: int | None = None  # a proven bound on the optimum where it is not exact
-
-
 class BudgetExceeded(Exception):
-    """A budget ran out; the message says which.  Caught inside solve(): UNDECIDED."""
+    """A budget ran out: `limit` says which, the message in words.  Caught inside solve(): UNDECIDED."""
+
+    def __init__(self, limit: Limit, words: str):
+        super().__init__(words)
+        self.limit = limit
 
 
 def check_single_player(game: Game) -> None:
@@ -386,14 +314,14 @@ def _compiled(game: Game, state: Any, mode: str, budget: Budget, settings: Searc
     if run is None:
         return None
     stats = Stats(run.states, run.table_hits, run.unique, run.max_depth, time.perf_counter() - started)
-    exhausted = {
-        "": "", "states": state_budget_text(budget.max_states),
-        "time": budget.time_text(),
-        "table": budget.entries_cap_text(), "memory cap": memory_words,
-        "memory": "memory for the transposition table",
+    limit, exhausted = {
+        "": (None, ""), "states": (Limit.STATES, state_budget_text(budget.max_states)),
+        "time": (Limit.TIME, budget.time_text()),
+        "table": (Limit.TABLE, budget.entries_cap_text()), "memory cap": (Limit.MEMORY, memory_words),
+        "memory": (Limit.MEMORY, TABLE_MEMORY_TEXT),
     }[run.exhausted]
     return SolveResult(Verdict(run.verdict), run.score, run.line, run.line_score, mode,
-                       "compiled-plain" if plain else "compiled", stats, exhausted)
+                       "compiled-plain" if plain else "compiled", stats, exhausted, limit=limit)
 
 
 def compiled_table_bytes(max_memory_mb: int | None) -> tuple[int | None, str]:
@@ -408,22 +336,6 @@ def compiled_table_bytes(max_memory_mb: int | None) -> tuple[int | None, str]:
         return None, ""
     megabytes, words = min(limits, key=lambda limit: limit[0])  # the cap on a tie
     return int(megabytes * 2**20 * COMPILED_TABLE_SHARE), words
-
-
-#: The words that open a search's `exhausted` text (here, in solver/cycles.py and
-#: solver/simultaneous.py), by the kind of limit they name.
-LIMIT_KINDS = (("time limit", "time"), ("state budget", "states"), ("memory cap", "table"),
-               ("this machine's free memory", "table"), ("transposition table cap", "table"),
-               ("memory for the transposition table", "table"))
-
-
-def limit_kind(exhausted: str) -> str:
-    """Which limit ended a search, from its `exhausted` words: time, states, table or other."""
-    return next((kind for words, kind in LIMIT_KINDS if exhausted.startswith(words)), "other")
-
-
-def state_budget_text(states: int | None) -> str:
-    return f"state budget of {states} state{'' if states == 1 else 's'}" if states is not None else ""
 
 
 class StateMeter:
@@ -444,9 +356,9 @@ class StateMeter:
         if depth > stats.max_depth:
             stats.max_depth = depth
         if budget.max_states is not None and stats.states > budget.max_states:
-            raise BudgetExceeded(state_budget_text(budget.max_states))
+            raise BudgetExceeded(Limit.STATES, state_budget_text(budget.max_states))
         if self.deadline is not None and time.perf_counter() > self.deadline:
-            raise BudgetExceeded(budget.time_text())
+            raise BudgetExceeded(Limit.TIME, budget.time_text())
 
 
 class _Search:
@@ -456,7 +368,7 @@ class _Search:
         self.engine = engine
         self.budget = budget
         self.table: dict = {}
-        self.table_cap, self.table_cap_reason = budget.table_cap(PYTHON_ENTRY_BYTES)
+        self.table_cap, self.table_cap_limit, self.table_cap_reason = budget.table_cap(PYTHON_ENTRY_BYTES)
         self.memory = MemoryGuard(budget.max_memory_mb)
         if engine == "cpsat":  # loaded before the clock starts: importing OR-Tools is no search
             import ortools.sat.python.cp_model  # noqa: F401
@@ -499,7 +411,7 @@ class _Search:
                         self._first_pass(root, target)
                     self._probe_values(root, target)
         except BudgetExceeded as exc:
-            return self._undecided("optimal", str(exc))
+            return self._undecided("optimal", exc)
         line = self.best_line
         # no line at all: a floor above a lost deal's optimum refuted at once
         verdict = WON if self.best_score is not None and self._line_wins(root, line) else LOST
@@ -686,7 +598,7 @@ class _Search:
         try:
             won = self.search_win(root)
         except BudgetExceeded as exc:
-            return self._undecided("winnable", str(exc))
+            return self._undecided("winnable", exc)
         if won:
             line = list(self.path)
             return self._result(WON, None, line, self._line_score(root, line), "winnable")
@@ -788,16 +700,16 @@ class _Search:
     def _remember(self, table: dict, key, entry) -> None:
         size = len(table)
         if self.table_cap is not None and size >= self.table_cap and key not in table:
-            self._make_room(table, self.table_cap_reason)
+            self._make_room(table, self.table_cap_limit, self.table_cap_reason)
         elif size % MEMORY_CHECK_EVERY == 0 and size and key not in table and self.memory.exceeded(size):
-            self._make_room(table, f"memory cap of {self.budget.max_memory_mb} MB")
+            self._make_room(table, Limit.MEMORY, f"memory cap of {self.budget.max_memory_mb} MB")
         table[key] = entry
 
-    def _make_room(self, table: dict, reason: str) -> None:
+    def _make_room(self, table: dict, limit: Limit, reason: str) -> None:
         """A full table ends the search; with replace_when_full it stops growing and its
         newest entry goes (a dict's cheapest removal: the search only loses what it knew)."""
         if not self.budget.replace_when_full:
-            raise BudgetExceeded(reason)
+            raise BudgetExceeded(limit, reason)
         self.table_cap = len(table)
         table.popitem()
 
@@ -827,12 +739,12 @@ class _Search:
         self.stats.seconds = time.perf_counter() - self.started
         return SolveResult(verdict, score, line, line_score, mode, self.engine, self.stats)
 
-    def _undecided(self, mode: str, why: str) -> SolveResult:
+    def _undecided(self, mode: str, why: BudgetExceeded) -> SolveResult:
         """Budget ran out: no optimum, but a win already found is still a proven win, and
         a complete win search that found none still proves the loss."""
         line, score = self.best_line, self.best_score
         won = score is not None and self._line_wins(self.root, line)
         verdict = WON if won else LOST if self.proved_lost else UNDECIDED
         result = self._result(verdict, None, line, score, mode)
-        result.exhausted = why
+        result.exhausted, result.limit = str(why), why.limit
         return result

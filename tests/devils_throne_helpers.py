@@ -11,7 +11,7 @@ import pytest
 
 from games.devils_throne import DevilsThrone, State
 from games.devils_throne.game import late_round_start
-from solver.simultaneous import _lp_row_player
+from solver.simultaneous import lp_row_player
 
 
 def late_position(game: DevilsThrone, seed: int, cards_left: int) -> State:
@@ -60,7 +60,7 @@ def contingent_plan_value(game: DevilsThrone, state: State, seat: int, payoff: s
 
     coalition = list(itertools.product(*(plans[other] for other in others)))
     matrix = [[play({seat: mine, **dict(zip(others, theirs))}) for theirs in coalition] for mine in plans[seat]]
-    return _lp_row_player(matrix)[0]
+    return lp_row_player(matrix)[0]
 
 
 def _compiled_built() -> bool:

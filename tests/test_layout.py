@@ -120,3 +120,16 @@ def test_readme_layout_names_only_what_is_there_and_every_package():
 
 def test_readme_stays_short():
     assert len((ROOT / "README.md").read_text().splitlines()) < 300
+
+
+#: The search families' own modules: only solver/ may import them.  What lies outside reads
+#: the solver's answers from solver.answers and asks through solver.analysis.
+SEARCH_FAMILIES = ("solver.search", "solver.simultaneous", "solver.cycles")
+
+
+def test_outside_the_solver_nothing_imports_a_search_family():
+    graph = import_graph()
+    outside = [name for name in graph if name.split(".")[0] != "solver"]
+    offending = sorted(f"{name} imports {target}" for name in outside for target in graph.successors(name)
+                       if target.startswith(SEARCH_FAMILIES))
+    assert offending == []

@@ -24,8 +24,7 @@ if TYPE_CHECKING:
     from solver.fair import FairHint
     from solver.grade import GradeReport
     from solver.hints import Hint
-    from solver.search import Budget, SolveResult
-    from solver.simultaneous import Analysis
+    from solver.answers import Analysis, Budget, SolveResult
 
 __all__ = ["make_game", "deal_cards", "position", "solve", "hint", "fair_hint", "grade", "UsurperError"]
 
@@ -164,7 +163,7 @@ def _seconds(time_limit: float | None) -> float | None:
 
 def _budget(time_limit: float | None, max_states: int | None) -> Budget:
     from games.base import UsurperError
-    from solver.search import Budget
+    from solver.answers import Budget
 
     if max_states is not None and (isinstance(max_states, bool) or not isinstance(max_states, int) or max_states < 1):
         raise UsurperError(f"{max_states!r} is not a number of states: give 1 or more, or None")

@@ -10,11 +10,11 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from games.base import LOST, UNDECIDED, WON, UsurperError
+from solver.answers import Limit
 from solver.catalogue.job import ERROR, OUTCOMES, Catalogue
 from solver.catalogue.store import write_atomically
 from solver.grade import GRADES, UNWINNABLE
 from solver.grade import UNDECIDED as UNDECIDED_GRADE
-from solver.search import limit_kind
 from solver.stats import median, percentile, wilson_interval
 
 
@@ -119,7 +119,7 @@ def summarise(catalogue: Catalogue) -> dict:
         "optimum_median_deciders": median_deciders(rows, median_range),
         "seconds": _spread(seconds), "states": _spread(states), "seconds_total": sum(seconds),
         "engines": sorted({row["engine"] for row in rows if row.get("engine")}),
-        "stopped": dict(Counter(limit_kind(row["stopped"]) for row in rows if row.get("stopped"))),
+        "stopped": dict(Counter(_limit_name(row["stopped"]) for row in rows if row.get("stopped"))),
         **({"grades": grade_distribution(rows)} if header["mode"] == "grade" else {}),
     }
 
@@ -362,3 +362,9 @@ def _spread(values: list) -> dict:
         return {}
     return {"median": median(values), "p90": percentile(values, 0.9), "p99": percentile(values, 0.99),
             "max": max(values)}
+
+
+def _limit_name(words: str) -> str:
+    """Which limit a row's `stopped` words name ("other" for words no limit opens with)."""
+    limit = Limit.of_words(words)
+    return limit.value if limit is not None else "other"

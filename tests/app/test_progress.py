@@ -16,9 +16,9 @@ from click.testing import CliRunner
 import cli
 from games import make_game
 from games.base import LOST
-from solver import simultaneous
 from solver.analysis import SeatQuestions, analyse
 from solver.search import ENGINES, Budget, solve
+from solver.simultaneous import questions
 from usurper.app.progress import ERASE, StatusLine, limit_words
 from usurper.app.reports import format_seat_report, solve_report
 
@@ -129,13 +129,13 @@ def test_each_question_is_heard_in_order_before_the_next_is_searched(monkeypatch
     game = make_game("devils-throne", ["players=2"])
     state = game.initial_state(game.deal_from_seed(42))
     heard, searching = [], []
-    real_answer = simultaneous._answer_paranoid
+    real_answer = questions._answer_paranoid
 
     def spying_answer(*args, **kwargs):  # notes, as each question starts, what has been heard
         searching.append((args[3], tuple(heard)))
         return real_answer(*args, **kwargs)
 
-    monkeypatch.setattr(simultaneous, "_answer_paranoid", spying_answer)
+    monkeypatch.setattr(questions, "_answer_paranoid", spying_answer)
     analysis = analyse(game, state, SeatQuestions(0, ("q1", "q2", "q3")), Budget(),
                        on_answer=lambda question, answer: heard.append(question))
     assert heard == ["q1", "q2", "q3"]

@@ -22,16 +22,10 @@ import pytest
 from games.devils_throne import DevilsThrone
 from games.devils_throne.game import late_round_start
 from games.devils_throne.rules import ENVOY, PASS
+from solver.answers import Budget
 from solver.cpsat import maximise
-from solver.search import Budget
-from solver.simultaneous import (
-    CARDS_CEILING_FOR_MARGIN,
-    MODEL_BELOW_CEILING,
-    MODEL_HIGH,
-    MODEL_LOW,
-    analyse,
-    payoff_now,
-)
+from solver.simultaneous import analyse, payoff_now
+from solver.simultaneous.reasons import CARDS_CEILING_FOR_MARGIN, MODEL_BELOW_CEILING, MODEL_HIGH, MODEL_LOW
 from solver.verify import replay
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -13,8 +13,8 @@ from devils_throne_helpers import contingent_plan_value, late_position, needs_co
 from games.base import SOLITAIRE, UnsupportedGame
 from games.devils_throne import DevilsThrone, State
 from games.devils_throne.rules import SELECT
-from solver.search import Budget
-from solver.simultaneous import Stats, _lp_row_player, analyse, equilibrium, matrix_game
+from solver.answers import Budget, SeatStats
+from solver.simultaneous import analyse, equilibrium, lp_row_player, matrix_game
 
 HIGHS = (0,) * 10
 TOLERANCE = 1e-6
@@ -126,11 +126,11 @@ def test_a_pure_saddle_point_skips_the_lp_and_agrees_with_it():
         matrix = [[rng.randint(-5, 5) for _ in range(rng.randint(1, 4))] for _ in range(rng.randint(1, 4))]
         width = len(matrix[0])
         matrix = [row[:width] + [0] * (width - len(row)) for row in matrix]
-        stats = Stats()
+        stats = SeatStats()
         value = matrix_game(matrix, stats=stats)[0]
         if stats.saddles:
             checked += 1
-            assert value == pytest.approx(_lp_row_player(matrix)[0], abs=TOLERANCE)
+            assert value == pytest.approx(lp_row_player(matrix)[0], abs=TOLERANCE)
     assert checked > 50
 
 
@@ -140,7 +140,7 @@ def test_dominance_and_the_two_by_two_formula_agree_with_the_lp():
         rows, columns = rng.randint(2, 5), rng.randint(2, 5)
         matrix = [[rng.uniform(-5, 5) for _ in range(columns)] for _ in range(rows)]
         value, x, y = matrix_game(matrix, strategies=True)
-        assert value == pytest.approx(_lp_row_player(matrix)[0], abs=TOLERANCE)
+        assert value == pytest.approx(lp_row_player(matrix)[0], abs=TOLERANCE)
         assert min(sum(x[r] * matrix[r][c] for r in range(rows)) for c in range(columns)) >= value - TOLERANCE
         assert max(sum(y[c] * matrix[r][c] for c in range(columns)) for r in range(rows)) <= value + TOLERANCE
 

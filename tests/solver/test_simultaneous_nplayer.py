@@ -14,8 +14,10 @@ from devils_throne_helpers import contingent_plan_value, late_position, late_une
 
 from games.devils_throne import DevilsThrone, State
 from games.devils_throne.rules import SELECT
-from solver.search import Budget
-from solver.simultaneous import FEW_HIGH, HORIZON_LOW, Stats, _compiled_paranoid, _HorizonFloor, _Paranoid, analyse
+from solver.answers import Budget, SeatStats
+from solver.simultaneous import analyse
+from solver.simultaneous.paranoid import HorizonFloor, Paranoid, compiled_paranoid
+from solver.simultaneous.reasons import FEW_HIGH, HORIZON_LOW
 
 
 def payoff(game, state, seat, kind):
@@ -149,7 +151,7 @@ def test_a_search_of_the_next_rounds_alone_proves_floors_and_with_every_round_th
     for question, kind in itertools.product(("q2", "q3"), ("cards", "margin")):
         exact = brute(game, state, seed % players, question, kind)
         for horizon in range(1, rounds_left + 1):
-            search = _HorizonFloor(game, seed % players, question, kind, Budget(), None, Stats(), horizon)
+            search = HorizonFloor(game, seed % players, question, kind, Budget(), None, SeatStats(), horizon)
             value = search.probe(state, -math.inf, math.inf)
             assert value <= exact, (question, kind, horizon)
             for gamma in range(int(value) + 1, exact + 2):
@@ -172,8 +174,8 @@ def test_four_players_seat_one_is_guaranteed_its_robbers_card():
 
 
 def few_replies_search(game, state, seat, question, kind, engine, few_replies=True):
-    compiled = _compiled_paranoid(game, state, seat, question, kind, engine, few_replies=few_replies)
-    return _Paranoid(game, seat, question, kind, Budget(), None, Stats(), compiled, few_replies=few_replies)
+    compiled = compiled_paranoid(game, state, seat, question, kind, engine, few_replies=few_replies)
+    return Paranoid(game, seat, question, kind, Budget(), None, SeatStats(), compiled, few_replies=few_replies)
 
 
 @needs_core

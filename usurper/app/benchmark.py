@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 
 from games.base import Game
 from solver.analysis import analyse
-from solver.search import UNDECIDED, WON, Budget
+from solver.answers import UNDECIDED, WON, Budget
 from solver.seeds import SeedRanges, parse_seed_ranges
 from solver.stats import median, percentile, wilson_interval
 from solver.verify import check_claim

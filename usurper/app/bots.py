@@ -24,7 +24,7 @@ from typing import Any, TextIO
 
 from games.base import Game, SimultaneousGame, UsurperError
 from solver.analysis import SeatQuestions, analyse
-from solver.search import Budget
+from solver.answers import Budget
 
 Bot = Callable[[Game, Any, int, random.Random], Any]
 BOTS = ("random", "greedy", "equilibrium")

@@ -19,9 +19,9 @@ from typing import Any, TextIO
 
 from games.base import Game, MoveError, Outcome, UsurperError, Verdict
 from solver.analysis import analyse
+from solver.answers import Budget, SolveResult
 from solver.fair import FAIR_SAMPLES, fair_hint_for_state, move_words, visible_text
 from solver.hints import clairvoyant_hint
-from solver.search import Budget, SolveResult
 
 #: The budget of the on-request analyses (verdict, the deal's optimum).
 ANALYSIS_BUDGET = Budget(time_limit=20.0, max_memory_mb=512)

@@ -31,11 +31,11 @@ from typing import Any
 
 from games.base import Game, Verdict
 from solver.analysis import analyse
+from solver.answers import Budget
 from solver.catalogue.store import write_atomically
 from solver.expectimax import FairExpectimax, SearchStopped, offers_exact
 from solver.fair import FAIR_SAMPLES, fair_hint_for_state
 from solver.players import MAX_DECISIONS, PlayedDeal, Policy, play_deal, policy
-from solver.search import Budget
 from solver.stats import wilson_interval
 from usurper.app.play import first_drop
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from games.base import SYMBOL_LETTERS as SUIT_LETTERS
 from games.base import Game, UsurperError
 from solver.analysis import SeatQuestions, analyse, check_floor, check_seat_questions
-from solver.search import Budget, SolveResult, shared_budgets
+from solver.answers import Budget, SolveResult, shared_budgets
 from solver.verify import check_result
 
 if TYPE_CHECKING:
@@ -195,7 +195,7 @@ def _seat_report(game: Game, cards: tuple, state: Any, seed: int | None, seat: i
     """The open-deal questions' report; with `status`, each question's lines are printed as
     soon as it is answered (the header first), and the status line names the question
     being searched."""
-    from solver.simultaneous import default_questions
+    from solver.analysis import default_questions
 
     asking = SeatQuestions(seat, tuple(questions), shared_time=True)
     check_seat_questions(game, state, asking)  # before the header is printed
