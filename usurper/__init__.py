@@ -21,10 +21,10 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from games.base import Game
+    from solver.answers import Analysis, Budget, SolveResult
     from solver.fair import FairHint
     from solver.grade import GradeReport
     from solver.hints import Hint
-    from solver.answers import Analysis, Budget, SolveResult
 
 __all__ = ["make_game", "deal_cards", "position", "solve", "hint", "fair_hint", "grade", "UsurperError"]
 
