@@ -201,3 +201,37 @@ def test_a_graded_catalogue_resumes_without_grading_again(tmp_path, monkeypatch)
 def test_mode_grade_refuses_the_search_options_it_does_not_use():
     with pytest.raises(UsurperError, match="--time-limit"):
         catalogues.make_job(make_game, "royal-assassin", (), mode="grade", time_limit=5.0)
+
+
+def test_pick_by_grade_hands_out_a_seed_of_that_grade_with_its_evidence(tmp_path):
+    out = tmp_path / "ra.jsonl"
+    job = catalogues.make_job(make_game, "royal-assassin", (), mode="grade", time_limit=None)
+    catalogues.run(out, job, [1, 4, 5], workers=1)
+    rows = catalogues.read(out).rows
+    wanted = rows[4]["grade"]
+    result = CliRunner().invoke(usurper, ["pick", "royal-assassin", "--catalogue", str(out), "--grade", wanted,
+                                          "--json"])
+    assert result.exit_code == 0, result.output
+    picked = json.loads(result.output)
+    assert picked["grade"] == wanted and rows[picked["seed"]]["grade"] == wanted
+    text = CliRunner().invoke(usurper, ["pick", "royal-assassin", "--catalogue", str(out), "--grade", wanted])
+    assert f"Grade: {wanted} (" in text.output and "usurper grade royal-assassin --seed" in text.output
+
+
+def test_pick_by_grade_refuses_a_catalogue_that_is_not_graded(tmp_path):
+    out = tmp_path / "ra.jsonl"
+    catalogues.run(out, catalogues.make_job(make_game, "royal-assassin", (), mode="winnable", time_limit=5.0), [1],
+                   workers=1)
+    result = CliRunner().invoke(usurper, ["pick", "royal-assassin", "--catalogue", str(out), "--grade", "easy"])
+    assert isinstance(result.exception, UsurperError) and "not a graded catalogue" in str(result.exception)
+
+
+def test_play_by_grade_starts_a_shipped_deal_of_that_grade_and_says_which():
+    shipped = catalogues.read(catalogues.shipped_grades(catalogues.make_job(
+        make_game, "royal-assassin", (), mode="grade", time_limit=None)))
+    result = CliRunner().invoke(usurper, ["play", "royal-assassin", "--grade", "expert", "--plain",
+                                          "--random-seed", "3"], input="q\n")
+    assert result.exit_code == 0, result.output
+    said = next(line for line in result.output.splitlines() if line.startswith("Seed "))
+    seed = int(said.split()[1])
+    assert "grade expert" in said and shipped.rows[seed]["grade"] == "expert"
