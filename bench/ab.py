@@ -30,16 +30,19 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from usurper.app.benchmark import parse_seed_range  # noqa: E402
 
 ONE_DEAL = r"""
-import json, sys, time
+import json, os, sys, time
 from games import make_game
 from solver.search import Budget
 game = make_game(sys.argv[1], [v for v in sys.argv[5].split(",") if v])
 state = game.initial_state(game.deal_from_seed(int(sys.argv[2])))
 limit = float(sys.argv[3])
 if not game.game_type.simultaneous:
-    try:
+    # the tree's own application, wherever that tree kept it (an installed usurper may be another's)
+    if os.path.isdir("usurper/app"):
         from usurper.app.benchmark import timed_solve
-    except ImportError:  # a tree from before the application left solver/
+    elif os.path.isdir("app"):
+        from app.benchmark import timed_solve
+    else:
         from solver.benchmark import timed_solve
     print(json.dumps(timed_solve(game, state, sys.argv[4], "auto", limit)))
     sys.exit(0)
