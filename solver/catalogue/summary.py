@@ -246,9 +246,9 @@ def _median_deciders_line(seeds: list[int], shown: int = 20) -> str:
 
 def plot(catalogue: Catalogue, out: str | os.PathLike) -> Path:
     """A PNG with three panels, written atomically to `out`: the proven scores' histogram
-    (won and lost stacked), the distribution of solve times (log scale), and the running win
-    rate in seed order with its Wilson 95 % interval (how the figure settles as seeds are
-    added)."""
+    (won and lost stacked; a graded catalogue: the grades' counts with Wilson bars), the
+    distribution of solve times (log scale), and the running win rate in seed order with its
+    Wilson 95 % interval (how the figure settles as seeds are added)."""
     try:
         from matplotlib.figure import Figure  # lazily: only --plot needs matplotlib
     except ImportError:
@@ -259,20 +259,10 @@ def plot(catalogue: Catalogue, out: str | os.PathLike) -> Path:
         raise UsurperError(f"{catalogue.path} holds no seeds yet")
     figure = Figure(figsize=(16, 4.5), layout="constrained")
     scores_axes, times_axes, rate_axes = figure.subplots(1, 3)
-    proven = [row for row in rows if row.get("score") is not None]
-    if proven:
-        low = min(row["score"] for row in proven)
-        high = max(row["score"] for row in proven)
-        bins = [value - 0.5 for value in range(low, high + 2)]
-        stacks = [[row["score"] for row in proven if row["outcome"] == outcome] for outcome in (WON, LOST)]
-        scores_axes.hist(stacks, bins=bins, stacked=True, label=["won", "lost"], color=["tab:green", "tab:red"])
-        scores_axes.set_xlim(*_score_axis_limits(low, high))
-        scores_axes.xaxis.get_major_locator().set_params(integer=True)
-        scores_axes.legend()
+    if catalogue.header["mode"] == "grade":
+        _plot_grades(scores_axes, rows)
     else:
-        scores_axes.text(0.5, 0.5, "no proven scores", ha="center", va="center", transform=scores_axes.transAxes)
-    scores_axes.set(title=f"Optimal score, {len(proven):,} of {len(rows):,} seeds proven", xlabel="score",
-                    ylabel="seeds")
+        _plot_scores(scores_axes, rows)
     seconds = [max(row["seconds"], 1e-4) for row in rows if row.get("seconds") is not None]
     if seconds:
         low, high = min(seconds), max(seconds)
@@ -289,6 +279,36 @@ def plot(catalogue: Catalogue, out: str | os.PathLike) -> Path:
     _plot_running_win_rate(rate_axes, catalogue)
     figure.suptitle(f"{catalogue.title}: {len(rows):,} seeds, {catalogue.header['mode']}")
     return write_atomically(Path(out), lambda handle: figure.savefig(handle, format="png", dpi=100))
+
+
+def _plot_scores(axes, rows: list[dict]) -> None:
+    """The proven scores' histogram, won and lost stacked."""
+    proven = [row for row in rows if row.get("score") is not None]
+    if proven:
+        low = min(row["score"] for row in proven)
+        high = max(row["score"] for row in proven)
+        bins = [value - 0.5 for value in range(low, high + 2)]
+        stacks = [[row["score"] for row in proven if row["outcome"] == outcome] for outcome in (WON, LOST)]
+        axes.hist(stacks, bins=bins, stacked=True, label=["won", "lost"], color=["tab:green", "tab:red"])
+        axes.set_xlim(*_score_axis_limits(low, high))
+        axes.xaxis.get_major_locator().set_params(integer=True)
+        axes.legend()
+    else:
+        axes.text(0.5, 0.5, "no proven scores", ha="center", va="center", transform=axes.transAxes)
+    axes.set(title=f"Optimal score, {len(proven):,} of {len(rows):,} seeds proven", xlabel="score", ylabel="seeds")
+
+
+def _plot_grades(axes, rows: list[dict]) -> None:
+    """How many seeds got each grade, easiest first, with Wilson 95 % bars."""
+    distribution = grade_distribution(rows)
+    names = list(distribution)
+    counts = [distribution[name]["count"] for name in names]
+    total = sum(counts)
+    errors = [[count - total * distribution[name]["of_all"][1] for name, count in zip(names, counts)],
+              [total * distribution[name]["of_all"][2] - count for name, count in zip(names, counts)]]
+    axes.bar(range(len(names)), counts, yerr=errors, capsize=3, color="tab:purple")
+    axes.set_xticks(range(len(names)), names, rotation=30, ha="right")
+    axes.set(title=f"Grades of {total:,} seeds (Wilson 95 %)", ylabel="seeds")
 
 
 def running_win_rate(catalogue: Catalogue, points: int = 400) -> list[tuple[int, float, float, float]]:

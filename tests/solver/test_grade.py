@@ -235,3 +235,11 @@ def test_play_by_grade_starts_a_shipped_deal_of_that_grade_and_says_which():
     said = next(line for line in result.output.splitlines() if line.startswith("Seed "))
     seed = int(said.split()[1])
     assert "grade expert" in said and shipped.rows[seed]["grade"] == "expert"
+
+
+def test_a_graded_catalogue_plots_its_grades(tmp_path):
+    pytest.importorskip("matplotlib")
+    book = catalogues.read(catalogues.shipped_grades(catalogues.make_job(
+        make_game, "royal-assassin", (), mode="grade", time_limit=None)))
+    written = catalogues.plot(book, tmp_path / "grades.png")
+    assert written.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
