@@ -238,7 +238,6 @@ def test_play_by_grade_starts_a_shipped_deal_of_that_grade_and_says_which():
 
 
 def test_a_graded_catalogue_plots_its_grades(tmp_path):
-    pytest.importorskip("matplotlib")
     book = catalogues.read(catalogues.shipped_grades(catalogues.make_job(
         make_game, "royal-assassin", (), mode="grade", time_limit=None)))
     written = catalogues.plot(book, tmp_path / "grades.png")
