@@ -160,11 +160,12 @@ class Ceiling:
         return sorted(((self.q(visible, move) - here, move) for move in moves), key=lambda pair: -pair[0])
 
     # ----- one order ------------------------------------------------------------------------
-    def order_bound(self, state: Any) -> OrderBound:
-        """V(I0) plus the best sum of terms over the lines of this full state (its order known)."""
+    def order_bound(self, state: Any, lines: Sequence[Sequence[Any]] = ()) -> OrderBound:
+        """V(I0) plus the best sum of terms over the lines of this full state (its order known);
+        `lines` (each played to its end) give the branch and bound a first line to beat."""
         start = self.v(self.model.visible_of(self.game, state))
         if self.value.superharmonic:
-            return self._branch_and_bound(state, start)
+            return self._branch_and_bound(state, start, [self.line_sum(state, start, line) for line in lines])
         table: dict[Hashable, float] = {}
         counter = [0]
         best = self._longest(state, table, counter)
@@ -186,10 +187,19 @@ class Ceiling:
         table[key] = best
         return best
 
-    def _branch_and_bound(self, state: Any, start: float) -> OrderBound:
+    def line_sum(self, state: Any, start: float, line: Sequence[Any]) -> float:
+        """`start` plus the terms of `line` played from `state`; -inf unless it ends the game."""
+        running = start
+        for move in line:
+            running += dict((m, term) for term, m in self.terms(state))[move]
+            state = self.game.apply(state, move)
+        return running if self.game.outcome(state) is not None else -math.inf
+
+    def _branch_and_bound(self, state: Any, start: float, known: Sequence[float]) -> OrderBound:
         """Every term <= 0: depth first, best term first, cut where the running sum cannot
         beat the best line found or a position was reached before with at least as much."""
         search = _Search(self, self.order_nodes)
+        search.best = max(known, default=-math.inf)
         search.visit(state, start)
         return OrderBound(max(search.best, search.frontier), search.nodes, search.frontier > search.best)
 
@@ -244,3 +254,104 @@ def summarise(bounds: Sequence[OrderBound]) -> CeilingEstimate:
     spread = math.sqrt(math.fsum((x - mean) ** 2 for x in values) / (count - 1)) if count > 1 else 0.0
     half = Z_95 * spread / math.sqrt(count)
     return CeilingEstimate(mean, mean - half, mean + half, count, sum(bound.cut for bound in bounds))
+
+
+# ----- a range of deals -----------------------------------------------------------------------
+def value_named(game: Game, model: VisiblePositions, name: str,
+                solve: Callable[[Game, Any], bool] | None = None) -> ValueFunction:
+    """`none`, `fair-last-K` (K unseen cards at most, 1..8) or `sampled-clairvoyant-N`
+    (N samples; `solve` says whether a clairvoyant wins a full state); ValueError otherwise."""
+    if name == "none":
+        return ClairvoyantValue()
+    stem, _, count = name.rpartition("-")
+    if stem == "fair-last" and count.isdigit() and 1 <= int(count) <= 8:
+        return LateFairValue(game, model, int(count))
+    if stem == "sampled-clairvoyant" and count.isdigit() and int(count) >= 1 and solve is not None:
+        return SampledClairvoyantValue(game, model, int(count), solve)
+    raise ValueError(f"unknown value {name!r}: expected none, fair-last-K (K 1-8) or sampled-clairvoyant-N")
+
+
+@dataclass(frozen=True)
+class DealCeiling:
+    """One seed: its order's bound, whether a clairvoyant wins it, the work and time spent."""
+
+    seed: int
+    bound: float
+    clairvoyant_won: bool
+    nodes: int
+    cut: bool
+    seconds: float
+
+
+def deal_ceiling(ceiling: Ceiling, seed: int, clairvoyant: Callable[[Game, Any], list | None],
+                 clock: Callable[[], float]) -> DealCeiling:
+    """The seed's deal as one sampled order: its penalised clairvoyant value (the clairvoyant's
+    winning line, where there is one, is the first line the search must beat)."""
+    game = ceiling.game
+    state = game.initial_state(game.deal_from_seed(seed))
+    started = clock()
+    line = clairvoyant(game, state)
+    bound = ceiling.order_bound(state, [line] if line is not None else [])
+    return DealCeiling(seed, bound.bound, line is not None, bound.nodes, bound.cut, clock() - started)
+
+
+def clairvoyant_line(seconds: float) -> Callable[[Game, Any], list | None]:
+    """A winning line of a player who sees the order (found within `seconds`), else None."""
+    from games.base import Verdict
+    from solver.analysis import analyse
+    from solver.search import Budget
+
+    def line(game: Game, state: Any) -> list | None:
+        result = analyse(game, state, "winnable", Budget(time_limit=seconds))
+        return list(result.line) if result.verdict == Verdict.WON else None
+    return line
+
+
+def bench_ceiling(game: Game, seeds: Sequence[int], value_name: str, order_nodes: int, seconds: float,
+                  each: Callable[[DealCeiling], None] = lambda row: None,
+                  clock: Callable[[], float] | None = None) -> dict:
+    """The fair ceiling over the seeds' deals (each deal one sampled order) with V `value_name`,
+    beside the clairvoyant rate on the same deals; UsurperError (one line) where the game
+    has no state per order, the value is unknown, or a value that is not superharmonic
+    meets a deal too large for its exhaustive search."""
+    import time
+
+    from games.base import UsurperError
+    from solver.fair import visible_model
+    from solver.stats import wilson_interval
+
+    clock = clock or time.perf_counter
+    model = visible_model(game)
+    if not model.exact_orders:
+        raise UsurperError(f"{game.name}'s visible positions give no state per order: no ceiling")
+    clairvoyant = clairvoyant_line(seconds)
+    try:
+        value = value_named(game, model, value_name, lambda rules, state: clairvoyant(rules, state) is not None)
+    except ValueError as error:
+        raise UsurperError(f"bad --value: {error}") from None
+    ceiling = Ceiling(game, model, value, order_nodes)
+    started = clock()
+    rows = []
+    for seed in seeds:
+        try:
+            rows.append(deal_ceiling(ceiling, seed, clairvoyant, clock))
+        except CeilingStopped as stopped:
+            raise UsurperError(f"V {value.name} is not superharmonic and its exhaustive search stopped: "
+                               f"{stopped}") from None
+        each(rows[-1])
+    estimate = summarise([OrderBound(row.bound, row.nodes, row.cut) for row in rows])
+    won = sum(row.clairvoyant_won for row in rows)
+    low, high = wilson_interval(won, len(rows))
+    seconds_spent = clock() - started
+    summary = [
+        f"{game.name}, {len(rows)} deals: fair ceiling {estimate.mean:.2%} [{estimate.low:.2%}, {estimate.high:.2%}] "
+        f"(an upper bound on the win rate of any player who does not see the deck; V = {value.name}; "
+        f"{estimate.cut} deals' searches cut by the node budget, bounded by their running sums; {seconds_spent:.0f} s)",
+        f"clairvoyant (sees the deck), the same deals: {won}/{len(rows)} = {won / len(rows):.1%} "
+        f"[{low:.1%}, {high:.1%}]",
+        "fair policy: `usurper bench GAME --policy fair --seeds ...` on the same seeds",
+    ]
+    return {"game": game.name, "variant": game.variant, "value": value.name, "order_nodes": order_nodes,
+            "ceiling": {"mean": estimate.mean, "low": estimate.low, "high": estimate.high, "cut": estimate.cut},
+            "clairvoyant": {"won": won, "deals": len(rows), "low": low, "high": high},
+            "seconds": seconds_spent, "rows": [vars(row) for row in rows], "summary": summary}
