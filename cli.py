@@ -402,16 +402,23 @@ def verify(game, seed, deal_text, variants, players, suits, moves, as_json):
                                 " its win rate against CPU time per decision.")
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False),
               help="With --budgets: draw that curve to this PNG (needs matplotlib).")
+@click.option("--ceiling", is_flag=True,
+              help="An upper bound on the win rate of any player who does not see the deck (docs/play.md).")
+@click.option("--value", default="fair-last-4", show_default=True,
+              help="--ceiling: the penalty's V: none, fair-last-K or sampled-clairvoyant-N.")
+@click.option("--order-nodes", type=click.IntRange(min=1), help="--ceiling: positions searched per deal.")
 @click.option("--json", "as_json", is_flag=True, help="Print the rows (one per deal) and the summary as JSON.")
 def bench(game, seeds, mode, engine, time_limit, baseline, baseline_limit, variants, quick, verbose, policies,
-          samples, budgets, plot_path, as_json):
+          samples, budgets, plot_path, ceiling, value, order_nodes, as_json):
     """Solve a seed range and print decided %, time percentiles, states, win rate (Wilson 95 %);
     with --policy, play it instead: each policy's win rate and CPU time per decision; with
-    --budgets, the fair policy's win rate at each budget (--plot draws it)."""
+    --budgets, the fair policy's win rate at each budget (--plot draws it); with --ceiling, an
+    upper bound on any non-peeking player's win rate (--time-limit: each clairvoyant solve)."""
     from usurper.app.measure import run_bench
 
     report, lines = run_bench(make_game(game, variants), seeds, mode, engine, time_limit, baseline, baseline_limit,
-                              quick, verbose, policies, samples, budgets, plot_path)
+                              quick, verbose, policies, samples, budgets, plot_path,
+                              value if ceiling else None, order_nodes)
     echo(as_json_text(report) if as_json else "\n".join(lines))
 
 

@@ -17,7 +17,10 @@ from usurper.app import benchmark
 
 def run_bench(game: Game, seeds: str, mode: str, engine: str, time_limit: float, baseline: str | None,
               baseline_limit: float, quick: bool, verbose: bool, policies: tuple[str, ...], samples: int,
-              budgets: str | None, plot_path: str | None) -> tuple[dict, list[str]]:
+              budgets: str | None, plot_path: str | None, ceiling_value: str | None = None,
+              order_nodes: int | None = None) -> tuple[dict, list[str]]:
+    if ceiling_value is not None:
+        return fair_ceiling(game, seeds, ceiling_value, order_nodes, time_limit, verbose)
     if plot_path and budgets is None:
         raise UsurperError("--plot draws the fair policy's curve: give --budgets with it")
     if budgets is not None:
@@ -28,6 +31,22 @@ def run_bench(game: Game, seeds: str, mode: str, engine: str, time_limit: float,
         seeds, mode, engine, time_limit, baseline, baseline_limit = (
             benchmark.QUICK[name] for name in ("seeds", "mode", "engine", "time_limit", "baseline", "baseline_limit"))
     return solved(game, seeds, mode, engine, time_limit, baseline, baseline_limit, verbose)
+
+
+def fair_ceiling(game: Game, seeds: str, value: str, order_nodes: int | None, time_limit: float,
+                 verbose: bool) -> tuple[dict, list[str]]:
+    """The fair ceiling over the seeds (solver/ceiling.py), beside the clairvoyant rate."""
+    from solver.ceiling import ORDER_NODES, bench_ceiling
+
+    seed_list = list(parse_seed_ranges(seeds))
+    with tqdm(total=len(seed_list), unit="deal", disable=None, leave=False) as bar:
+        def each(row):
+            bar.update(1)
+            if verbose:
+                verdict = "won" if row.clairvoyant_won else "lost"
+                bar.write(f"seed {row.seed}: bound {row.bound:.4f}, clairvoyant {verdict}")
+        report = bench_ceiling(game, seed_list, value, order_nodes or ORDER_NODES, time_limit, each)
+    return {**report, "seeds": seeds}, report["summary"]
 
 
 def fair_curve(game: Game, seeds: str, budgets: str, plot_path: str | None) -> tuple[dict, list[str]]:
