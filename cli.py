@@ -403,7 +403,7 @@ def verify(game, seed, deal_text, variants, players, suits, moves, as_json):
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False),
               help="With --budgets: draw that curve to this PNG (needs matplotlib).")
 @click.option("--ceiling", is_flag=True,
-              help="An upper bound on the win rate of any player who does not see the deck (docs/play.md).")
+              help="An upper bound on the win rate of any player who does not see the deck.")
 @click.option("--value", default="fair-last-4", show_default=True,
               help="--ceiling: the penalty's V: none, fair-last-K or sampled-clairvoyant-N.")
 @click.option("--order-nodes", type=click.IntRange(min=1), help="--ceiling: positions searched per deal.")

@@ -299,7 +299,7 @@ def clairvoyant_line(seconds: float) -> Callable[[Game, Any], list | None]:
     """A winning line of a player who sees the order (found within `seconds`), else None."""
     from games.base import Verdict
     from solver.analysis import analyse
-    from solver.search import Budget
+    from solver.answers import Budget
 
     def line(game: Game, state: Any) -> list | None:
         result = analyse(game, state, "winnable", Budget(time_limit=seconds))
