@@ -49,7 +49,8 @@ def core(package: str) -> Extension:
     return Extension(
         f"games.{package}._core",
         sources=[f"native/{package}.c"],
-        depends=[f"games/{package}/_core.c", SKELETONS[package], "solver/_table_memory.h"],
+        depends=[f"games/{package}/_core.c", SKELETONS[package], "solver/_fields.h",
+                 "solver/_table_memory.h"],
         extra_compile_args=["-O3", "-std=c11"],
     )
 

@@ -4,7 +4,10 @@
  *   solver/_simultaneous_core.h     the Q1-Q4 searches over those hooks
  *   below                           the Python binding: a solver per deal, seat and question
  *
- * games/devils_throne/compiled.py is its Python face.
+ * games/devils_throne/compiled.py is its Python face: three named structures cross, each
+ * read here by field name in one function (solver/_fields.h's helpers): the deal's tables
+ * and question (ThroneTables, read_tables), a round start (ThronePosition, read_position)
+ * and the limits with the window (ThroneLimits, run).
  */
 
 #define PY_SSIZE_T_CLEAN
@@ -19,84 +22,90 @@ static void capsule_free(PyObject *capsule) {
     solver_free(PyCapsule_GetPointer(capsule, CAPSULE));
 }
 
-/* new_solver(p, effects, coins, reserves, question, margin, fixed, few_replies): effects a
- * sequence of (power, owner) in resolution order, coins 10 ints, reserves one sequence of 3
- * ranks a seat (top first; their number is the number of seats); question 0 for Q4 (two
- * seats), 1-3 for Q1-Q3 on the margin (margin = 1) or the cards; fixed a bit per seat that
- * plays the game's policy; few_replies 1: the other seats keep the game's few options. */
-static PyObject *new_solver(PyObject *self, PyObject *args) {
-    (void)self;
-    int p, question, margin, fixed, few_replies;
-    PyObject *effects, *coins, *reserves;
-    if (!PyArg_ParseTuple(args, "iOOOiiii", &p, &effects, &coins, &reserves, &question, &margin, &fixed,
-                          &few_replies)) return NULL;
-    Py_ssize_t players = PySequence_Size(reserves);
-    if (players < 2 || players > MAXP || p < 0 || p >= players || question < QUESTION_Q4 || question > QUESTION_Q3
-            || (question == QUESTION_Q4 && players != 2)) {
-        PyErr_SetString(PyExc_ValueError, "2-4 seats, P one of them, question 0 (Q4, two seats) to 3 (Q3)");
-        return NULL;
+/* games/devils_throne/compiled.py's ThroneTables, by field name, into q: the deal (effects,
+ * coins, reserves; the number of reserves is the number of seats) and the question. */
+static int read_tables(Solver *q, PyObject *tables) {
+    Ctx *c = &q->game;
+    if (field_int(tables, "seat", &q->p) < 0 || field_int(tables, "question", &q->question) < 0
+        || field_bool(tables, "margin", &q->margin) < 0 || field_int(tables, "fixed", &q->fixed) < 0
+        || field_bool(tables, "few_replies", &q->few_replies) < 0
+        || field_ints(tables, "coins", c->coins, MAX_ROUNDS, MAX_ROUNDS, NULL) < 0)
+        return -1;
+    PyObject *effects = field(tables, "effects");
+    PyObject *list = effects ? PySequence_Fast(effects, "effects") : NULL;
+    Py_XDECREF(effects);
+    if (!list) return -1;
+    c->neffects = (int)PySequence_Fast_GET_SIZE(list);
+    int bad = c->neffects > 4;
+    if (bad) PyErr_SetString(PyExc_ValueError, "effects: at most 4");
+    for (int i = 0; !bad && i < c->neffects; i++) {
+        int pair[2] = {0, 0};
+        bad = read_ints(PySequence_Fast_GET_ITEM(list, i), pair, 2, 2, NULL, "effects") < 0;
+        c->power[i] = pair[0];
+        c->owner[i] = pair[1];
     }
+    Py_DECREF(list);
+    if (bad) return -1;
+    PyObject *reserves = field(tables, "reserves");
+    list = reserves ? PySequence_Fast(reserves, "reserves") : NULL;
+    Py_XDECREF(reserves);
+    if (!list) return -1;
+    Py_ssize_t players = PySequence_Fast_GET_SIZE(list);
+    bad = players < 2 || players > MAXP;
+    for (int seat = 0; !bad && seat < players; seat++)
+        bad = read_ints(PySequence_Fast_GET_ITEM(list, seat), c->reserve[seat], RESERVE_SIZE, RESERVE_SIZE, NULL,
+                        "reserves") < 0;
+    Py_DECREF(list);
+    if (bad && PyErr_Occurred()) return -1;
+    q->seats = c->players = (int)players;
+    if (bad || q->p < 0 || q->p >= players || q->question < QUESTION_Q4 || q->question > QUESTION_Q3
+            || (q->question == QUESTION_Q4 && players != 2)) {
+        PyErr_SetString(PyExc_ValueError, "2-4 seats, P one of them, question 0 (Q4, two seats) to 3 (Q3)");
+        return -1;
+    }
+    return 0;
+}
+
+/* new_solver(tables): a solver for one deal, seat P and question (a ThroneTables). */
+static PyObject *new_solver(PyObject *self, PyObject *tables) {
+    (void)self;
     Solver *q = calloc(1, sizeof *q);
     if (!q) return PyErr_NoMemory();
-    q->p = p;
-    q->question = question;
-    q->margin = margin;
-    q->fixed = fixed;
-    q->few_replies = few_replies;
-    q->seats = (int)players;
-    Ctx *c = &q->game;
-    c->players = (int)players;
-    c->neffects = (int)PySequence_Size(effects);
-    for (int i = 0; i < c->neffects && i < 4; i++) {
-        PyObject *pair = PySequence_GetItem(effects, i);
-        if (!pair || !PyArg_ParseTuple(pair, "ii", &c->power[i], &c->owner[i])) { Py_XDECREF(pair); free(q); return NULL; }
-        Py_DECREF(pair);
-    }
-    for (int i = 0; i < MAX_ROUNDS; i++) {
-        PyObject *item = PySequence_GetItem(coins, i);
-        if (!item) { free(q); return NULL; }
-        c->coins[i] = (int)PyLong_AsLong(item);
-        Py_DECREF(item);
-    }
-    for (int seat = 0; seat < players; seat++) {
-        PyObject *row = PySequence_GetItem(reserves, seat);
-        if (!row) { free(q); return NULL; }
-        for (int i = 0; i < RESERVE_SIZE; i++) {
-            PyObject *item = PySequence_GetItem(row, i);
-            if (!item) { Py_DECREF(row); free(q); return NULL; }
-            c->reserve[seat][i] = (int)PyLong_AsLong(item);
-            Py_DECREF(item);
-        }
-        Py_DECREF(row);
-    }
-    if (PyErr_Occurred()) { free(q); return NULL; }
+    if (read_tables(q, tables) < 0) { free(q); return NULL; }
     return PyCapsule_New(q, CAPSULE, capsule_free);
 }
 
-/* A round start from (round, hands as rank sequences, reserve depths) into s. */
-static int read_start(const Solver *q, int round, PyObject *hands, PyObject *depths, Start *s) {
+/* A ThronePosition, by field name: the round start into s, each seat's cards won so far into won. */
+static int read_position(const Solver *q, PyObject *position, Start *s, int won[MAXP]) {
     memset(s, 0, sizeof *s);
+    int round, depth[MAXP];
+    if (field_int(position, "round", &round) < 0 || field_ints(position, "depths", depth, q->seats, q->seats, NULL) < 0
+        || field_ints(position, "tricks", won, q->seats, q->seats, NULL) < 0)
+        return -1;
     s->round = (uint8_t)round;
-    for (int seat = 0; seat < q->seats; seat++) {
-        PyObject *hand = PySequence_GetItem(hands, seat), *depth = PySequence_GetItem(depths, seat);
-        if (!hand || !depth) { Py_XDECREF(hand); Py_XDECREF(depth); return 0; }
-        Py_ssize_t n = PySequence_Size(hand);
-        for (Py_ssize_t i = 0; i < n; i++) {
-            PyObject *item = PySequence_GetItem(hand, i);
-            long rank = PyLong_AsLong(item);
-            Py_XDECREF(item);
+    PyObject *hands = field(position, "hands");
+    PyObject *list = hands ? PySequence_Fast(hands, "hands") : NULL;
+    Py_XDECREF(hands);
+    if (!list) return -1;
+    int bad = PySequence_Fast_GET_SIZE(list) != q->seats;
+    if (bad) PyErr_SetString(PyExc_ValueError, "hands: one a seat");
+    for (int seat = 0; !bad && seat < q->seats; seat++) {
+        int ranks[3 * 13], n;
+        bad = read_ints(PySequence_Fast_GET_ITEM(list, seat), ranks, 0, 3 * 13, &n, "hands") < 0;
+        for (int i = 0; !bad && i < n; i++) {
+            int rank = ranks[i];
             if (rank < 1 || rank > 13 || s->hand[seat][rank] == 3) {
-                Py_DECREF(hand); Py_DECREF(depth);
                 PyErr_SetString(PyExc_ValueError, "rank out of range");
-                return 0;
+                bad = 1;
+            } else {
+                s->hand[seat][rank]++;
+                s->size[seat]++;
             }
-            s->hand[seat][rank]++;
-            s->size[seat]++;
         }
-        s->depth[seat] = (uint8_t)PyLong_AsLong(depth);
-        Py_DECREF(hand); Py_DECREF(depth);
+        s->depth[seat] = (uint8_t)depth[seat];
     }
-    return !PyErr_Occurred();
+    Py_DECREF(list);
+    return bad ? -1 : 0;
 }
 
 static Solver *solver_of(PyObject *capsule, int paranoid) {
@@ -108,50 +117,40 @@ static Solver *solver_of(PyObject *capsule, int paranoid) {
     return q;
 }
 
-/* q4_value(solver, round, hands, depths, seconds, max_states) -> (value or None, exhausted,
- * states, hits, matrix_games, saddles, lps): the value-to-go of a round start (seconds <= 0,
- * max_states < 0: no limit).  The table lives as long as the solver. */
-static PyObject *q4_value(PyObject *self, PyObject *args) {
-    (void)self;
-    PyObject *capsule, *hands, *depths;
-    int round;
-    double seconds;
-    long long max_states;
-    if (!PyArg_ParseTuple(args, "OiOOdL", &capsule, &round, &hands, &depths, &seconds, &max_states)) return NULL;
-    Solver *q = solver_of(capsule, 0);
+/* (solver, position, limits) -> the solver's value of the position within a ThroneLimits
+ * (seconds, max_states: None for no limit; the window alpha, beta, which Q4 ignores). */
+static PyObject *run(PyObject *args, int paranoid) {
+    PyObject *capsule, *position, *limits;
+    if (!PyArg_ParseTuple(args, "OOO", &capsule, &position, &limits)) return NULL;
+    Solver *q = solver_of(capsule, paranoid);
     Start s;
-    if (!q || !read_start(q, round, hands, depths, &s)) return NULL;
     int won[MAXP] = {0, 0, 0, 0};
-    return solver_run(q, &s, won, 0, 0, seconds, max_states, 0);
-}
-
-/* paranoid_value(solver, round, hands, depths, won, alpha, beta, seconds, max_states) ->
- * (value or None, exhausted, states, hits, P's root rank or 0): the fail-soft Q1-Q3 value
- * of a round start within the window (alpha, beta), given each seat's cards won so far. */
-static PyObject *paranoid_value(PyObject *self, PyObject *args) {
-    (void)self;
-    PyObject *capsule, *hands, *depths, *tricks;
-    int round;
-    double alpha, beta, seconds;
+    double seconds, alpha, beta;
     long long max_states;
-    if (!PyArg_ParseTuple(args, "OiOOOdddL", &capsule, &round, &hands, &depths, &tricks, &alpha, &beta, &seconds,
-                          &max_states)) return NULL;
-    Solver *q = solver_of(capsule, 1);
-    Start s;
-    if (!q || !read_start(q, round, hands, depths, &s)) return NULL;
-    int won[MAXP] = {0, 0, 0, 0};
-    for (int seat = 0; seat < q->seats; seat++) {
-        PyObject *item = PySequence_GetItem(tricks, seat);
-        if (!item) return NULL;
-        won[seat] = (int)PyLong_AsLong(item);
-        Py_DECREF(item);
-    }
-    if (PyErr_Occurred()) return NULL;
+    if (!q || read_position(q, position, &s, won) < 0 || field_seconds(limits, "seconds", &seconds) < 0
+        || field_limit(limits, "max_states", &max_states) < 0 || field_double(limits, "alpha", &alpha) < 0
+        || field_double(limits, "beta", &beta) < 0)
+        return NULL;
     return solver_run(q, &s, won, alpha, beta, seconds, max_states, 0);  /* ranks are >= 1: 0 says "none" */
 }
 
+/* q4_value(solver, position, limits) -> (value or None, exhausted, states, hits,
+ * matrix_games, saddles, lps): the value-to-go of a round start.  The table lives as long
+ * as the solver. */
+static PyObject *q4_value(PyObject *self, PyObject *args) {
+    (void)self;
+    return run(args, 0);
+}
+
+/* paranoid_value(solver, position, limits) -> (value or None, exhausted, states, hits, P's
+ * root rank or 0): the fail-soft Q1-Q3 value of a round start within the window. */
+static PyObject *paranoid_value(PyObject *self, PyObject *args) {
+    (void)self;
+    return run(args, 1);
+}
+
 static PyMethodDef core_methods[] = {
-    {"new_solver", new_solver, METH_VARARGS, "A solver for one deal, seat P and question."},
+    {"new_solver", new_solver, METH_O, "A solver for one deal, seat P and question."},
     {"q4_value", q4_value, METH_VARARGS, "The Q4 value-to-go of a round start."},
     {"paranoid_value", paranoid_value, METH_VARARGS, "A Q1-Q3 value of a round start."},
     {NULL, NULL, 0, NULL},

@@ -32,34 +32,6 @@ static PyObject *line_list(const Ctx *c, const Move *line, int len) {
 #include "../solver/_search_core.h"
 
 /* ----- the Python binding --------------------------------------------------------------- */
-static int read_ints(PyObject *seq, int *out, int expected_min, int limit, int *n, const char *what) {
-    PyObject *fast = PySequence_Fast(seq, what);
-    if (!fast) return -1;
-    Py_ssize_t len = PySequence_Fast_GET_SIZE(fast);
-    if (len > limit || len < expected_min) {
-        Py_DECREF(fast);
-        PyErr_Format(PyExc_ValueError, "%s: %zd items, expected %d to %d", what, len, expected_min, limit);
-        return -1;
-    }
-    for (Py_ssize_t i = 0; i < len; i++) {
-        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
-        if (v == -1 && PyErr_Occurred()) { Py_DECREF(fast); return -1; }
-        out[i] = (int)v;
-    }
-    if (n) *n = (int)len;
-    Py_DECREF(fast);
-    return 0;
-}
-
-/* A named sequence field of small ints into out[] (expected_min..limit items). */
-static int field_ints(PyObject *obj, const char *name, int *out, int expected_min, int limit, int *n) {
-    PyObject *value = field(obj, name);
-    if (!value) return -1;
-    int bad = read_ints(value, out, expected_min, limit, n, name);
-    Py_DECREF(value);
-    return bad;
-}
-
 /* games/royal_assassin/compiled.py's RoyalAssassinTables, by field name, into c; *ncards
  * the card ids described.  c->names borrows move_names, which `tables` keeps alive. */
 static int read_tables(Ctx *c, PyObject *tables, int *ncards_out) {

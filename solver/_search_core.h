@@ -96,6 +96,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "_fields.h"
 #include "_table_memory.h"
 
 #define BUDGET_CHECK_EVERY 256  /* a state costs up to ~10 us: a limit is kept to ~3 ms */
@@ -726,66 +727,9 @@ static PyObject *score_object(int score) {
 }
 
 /* ----- named structures from Python ------------------------------------------------
- * Everything a solve() call receives is a named structure (a NamedTuple or a frozen
- * dataclass: the game's tables, its position, games/base.py's CompiledLimits and Schedule),
- * read here by field name, so that a new field is added in one Python place and read in one
- * C place.  Each returns -1 with a Python exception set naming the missing or bad field. */
-static PyObject *field(PyObject *obj, const char *name) {
-    PyObject *value = PyObject_GetAttrString(obj, name);
-    if (!value) {
-        PyErr_Clear();
-        PyErr_Format(PyExc_TypeError, "%s has no field %s", Py_TYPE(obj)->tp_name, name);
-    }
-    return value;
-}
-
-static inline int field_int(PyObject *obj, const char *name, int *out) {
-    PyObject *value = field(obj, name);
-    if (!value) return -1;
-    long v = PyLong_AsLong(value);
-    Py_DECREF(value);
-    if (v == -1 && PyErr_Occurred()) return -1;
-    *out = (int)v;
-    return 0;
-}
-
-static inline int field_u64(PyObject *obj, const char *name, u64 *out) {
-    PyObject *value = field(obj, name);
-    if (!value) return -1;
-    unsigned long long v = PyLong_AsUnsignedLongLong(value);
-    Py_DECREF(value);
-    if (v == (unsigned long long)-1 && PyErr_Occurred()) return -1;
-    *out = (u64)v;
-    return 0;
-}
-
-static inline int field_bool(PyObject *obj, const char *name, int *out) {
-    PyObject *value = field(obj, name);
-    if (!value) return -1;
-    int v = PyObject_IsTrue(value);
-    Py_DECREF(value);
-    if (v < 0) return -1;
-    *out = v;
-    return 0;
-}
-
-/* A limit: None for none (-1), else a whole number (or, for time, seconds). */
-static inline int field_limit(PyObject *obj, const char *name, long long *out) {
-    PyObject *value = field(obj, name);
-    if (!value) return -1;
-    *out = value == Py_None ? -1 : PyLong_AsLongLong(value);
-    Py_DECREF(value);
-    return *out == -1 && PyErr_Occurred() ? -1 : 0;
-}
-
-static inline int field_seconds(PyObject *obj, const char *name, double *out) {
-    PyObject *value = field(obj, name);
-    if (!value) return -1;
-    *out = value == Py_None ? -1.0 : PyFloat_AsDouble(value);
-    Py_DECREF(value);
-    return *out == -1.0 && PyErr_Occurred() ? -1 : 0;
-}
-
+ * Everything a solve() call receives is a named structure (the game's tables, its
+ * position, games/base.py's CompiledLimits and Schedule), read by field name with
+ * _fields.h's helpers. */
 /* games/base.py's Schedule, by name: how the solver schedules the search. */
 static int read_schedule(PyObject *limits, Schedule *out) {
     PyObject *schedule = field(limits, "schedule");

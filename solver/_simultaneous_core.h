@@ -95,6 +95,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "_fields.h"
 #include "_table_memory.h"
 
 #define NO_ACTION (-1)

@@ -2,9 +2,16 @@
 `games.devils_throne._core`), behind a small Python face.
 
 The extension is native/devils_throne.c: the rules of games/devils_throne/_core.c under
-the simultaneous-move search of solver/_simultaneous_core.h (setup.py builds it).  It is
-optional: where it is not built, `q4_values` raises CompiledMissing and the solver says so
-once and uses the Python engine.
+the simultaneous-move search of solver/_simultaneous_core.h (setup.py builds it).  This is
+the one place that says what crosses to C.  Three named structures cross, each built here in
+one function and read in C by field name in one function: the deal's tables and question
+(`ThroneTables`, `tables`; native/devils_throne.c's `read_tables`), a round start
+(`ThronePosition`, `position`; `read_position`) and one call's limits with its window
+(`ThroneLimits`, `limits`; `run`).  A new parameter is a field here, its value in the
+builder, and its reading in that C function.
+
+The extension is optional: where it is not built, `q4_values` raises CompiledMissing and
+the solver says so once and uses the Python engine.
 """
 
 from __future__ import annotations
@@ -19,6 +26,68 @@ try:
     from games.devils_throne import _core
 except ImportError:  # not built: the Python engine answers alone
     _core = None
+
+
+class ThroneTables(NamedTuple):
+    """A deal as the C search knows it, and the question asked of it (`tables`)."""
+
+    seat: int                                  # P
+    effects: tuple[tuple[int, int], ...]       # (power as EFFECT_ORDER's index, owner), in resolution order
+    coins: tuple[int, ...]                     # the ten rounds' coins
+    reserves: tuple[tuple[int, ...], ...]      # one full stack of 3 ranks a seat, top first: their number is the seats'
+    question: int                              # 0 Q4 (two seats only), 1-3 Q1-Q3
+    margin: bool                               # Q1-Q3's payoff: the margin, else P's cards
+    fixed: int                                 # a bit per seat that plays the greedy bot's policy
+    few_replies: bool                          # the other seats keep only the game's few options (a ceiling)
+
+
+class ThronePosition(NamedTuple):
+    """A round start as the C search reads it (`position`)."""
+
+    round: int
+    hands: tuple[tuple[int, ...], ...]         # each seat's ranks
+    depths: tuple[int, ...]                    # each seat's reserve cards already taken (its next is at that index)
+    tricks: tuple[int, ...]                    # each seat's cards won so far (Q1-Q3's payoff; Q4 ignores them)
+
+
+class ThroneLimits(NamedTuple):
+    """What one call may spend (None: no limit) and the window it applies in (`limits`)."""
+
+    seconds: float | None
+    max_states: int | None                     # more states than the solver has counted so far
+    alpha: float = 0.0                         # Q1-Q3's fail-soft window (Q4 ignores it)
+    beta: float = 0.0
+
+
+def tables(rules: Rules, state: State, seat: int, question: int = 0, margin: bool = True, fixed: int = 0,
+           few_replies: bool = False) -> ThroneTables:
+    """`state`'s deal for seat `seat` and the question.  The reserves are rebuilt as full
+    stacks: the C side counts depths from the deal's top."""
+    return ThroneTables(
+        seat=seat,
+        effects=tuple((EFFECT_ORDER.index(power), owner) for power, owner in rules.effects),
+        coins=state.coins,
+        reserves=tuple(_full_reserve(reserve) for reserve in state.reserves),
+        question=question,
+        margin=margin,
+        fixed=fixed,
+        few_replies=few_replies,
+    )
+
+
+def position(state: State) -> ThronePosition:
+    """Round start `state` as the C search reads it."""
+    return ThronePosition(
+        round=state.round,
+        hands=state.hands,
+        depths=tuple(RESERVE_SIZE - len(reserve) for reserve in state.reserves),
+        tricks=state.tricks,
+    )
+
+
+def limits(seconds: float | None, max_states: int | None, alpha: float = 0.0, beta: float = 0.0) -> ThroneLimits:
+    """The limits of one call; a time left of zero still stops at once (C reads 0 as none)."""
+    return ThroneLimits(None if seconds is None else max(seconds, 1e-6), max_states, alpha, beta)
 
 
 class CompiledRun(NamedTuple):
@@ -37,18 +106,11 @@ class CompiledRun(NamedTuple):
 class Q4Values:
     """Q4 values-to-go of round starts of one deal for seat P; its table lives with it."""
 
-    def __init__(self, rules: Rules, seat: int, coins: tuple[int, ...], reserves: tuple[tuple[int, ...], ...],
-                 question: int = 0, margin: bool = True, fixed: int = 0, few_replies: bool = False):
-        effects = [(EFFECT_ORDER.index(power), owner) for power, owner in rules.effects]
-        self._solver = _core.new_solver(seat, effects, list(coins), [list(r) for r in reserves], question,
-                                        int(margin), fixed, int(few_replies))
+    def __init__(self, deal: ThroneTables):
+        self._solver = _core.new_solver(deal)
 
     def value(self, state: State, seconds: float | None, max_states: int | None) -> CompiledRun:
-        depths = [RESERVE_SIZE - len(reserve) for reserve in state.reserves]
-        run = _core.q4_value(self._solver, state.round, state.hands, depths,
-                             -1.0 if seconds is None else max(seconds, 1e-6),
-                             -1 if max_states is None else max_states)
-        return CompiledRun(*run)
+        return CompiledRun(*_core.q4_value(self._solver, position(state), limits(seconds, max_states)))
 
 
 class ParanoidRun(NamedTuple):
@@ -67,21 +129,16 @@ class ParanoidValues(Q4Values):
 
     def value(self, state: State, alpha: float, beta: float, seconds: float | None,
               max_states: int | None) -> ParanoidRun:
-        depths = [RESERVE_SIZE - len(reserve) for reserve in state.reserves]
-        run = _core.paranoid_value(self._solver, state.round, state.hands, depths, state.tricks, alpha, beta,
-                                   -1.0 if seconds is None else max(seconds, 1e-6),
-                                   -1 if max_states is None else max_states)
+        run = _core.paranoid_value(self._solver, position(state), limits(seconds, max_states, alpha, beta))
         return ParanoidRun(*run)
 
 
 def q4_values(rules: Rules, state: State, seat: int) -> Q4Values | None:
-    """The compiled Q4 for `state`'s deal, or None (not built, or not two players).  The
-    reserves are rebuilt as full stacks: the C side counts depths from the deal's top."""
+    """The compiled Q4 for `state`'s deal, or None (not built, or not two players)."""
     if rules.players != 2:
         return None
     _require_core()
-    reserves = tuple(_full_reserve(reserve) for reserve in state.reserves)
-    return Q4Values(rules, seat, state.coins, reserves)
+    return Q4Values(tables(rules, state, seat))
 
 
 def paranoid_values(rules: Rules, state: State, seat: int, question: str, margin: bool,
@@ -90,9 +147,8 @@ def paranoid_values(rules: Rules, state: State, seat: int, question: str, margin
     play the greedy bot's policy against the other side (a one-sided search); with
     `few_replies` the other seats keep the game's few options (a ceiling)."""
     _require_core()
-    reserves = tuple(_full_reserve(reserve) for reserve in state.reserves)
     mask = sum(1 << seat for seat in fixed)
-    return ParanoidValues(rules, seat, state.coins, reserves, int(question[1]), margin, mask, few_replies)
+    return ParanoidValues(tables(rules, state, seat, int(question[1]), margin, mask, few_replies))
 
 
 def _require_core() -> None:

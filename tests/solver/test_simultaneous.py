@@ -256,6 +256,28 @@ def test_compiled_paranoid_under_a_state_budget_gives_an_interval():
     assert cut.cards_bounds[0] <= exact.cards <= cut.cards_bounds[1]
 
 
+@needs_core
+@pytest.mark.parametrize("question", ["q1", "q2", "q3"])
+def test_the_compiled_core_reads_each_structure_by_field_name(question):
+    """Any object with the fields answers as the NamedTuples do (nothing is read by
+    position), and the value is the brute-force one; a missing field is refused by name."""
+    from games.devils_throne import compiled
+
+    game, states = tiny_positions()
+    for state in states:
+        tables = compiled.tables(game.rules, state, 0, int(question[1]))
+        position, limits = compiled.position(state), compiled.limits(None, None, -100.0, 100.0)
+        named = compiled._core.paranoid_value(compiled._core.new_solver(tables), position, limits)
+        by_name = compiled._core.paranoid_value(
+            compiled._core.new_solver(SimpleNamespace(**dict(reversed(tables._asdict().items())))),
+            SimpleNamespace(**position._asdict()), SimpleNamespace(**limits._asdict()))
+        assert by_name == named
+        assert named[0] == brute_paranoid(game, state, 0, question, "margin")
+    without = SimpleNamespace(**{name: value for name, value in tables._asdict().items() if name != "few_replies"})
+    with pytest.raises(TypeError, match="few_replies"):
+        compiled._core.new_solver(without)
+
+
 def test_without_the_compiled_core_auto_says_so_once_and_answers_in_python(monkeypatch, capsys):
     from games.base import CompiledMissing
     from games.devils_throne import compiled
