@@ -175,7 +175,7 @@ def test_the_compiled_engine_answers_as_the_python_search(name, words):
     game = make_game(name, words)
     if name == "adaman":
         game.compiled_excuse_fold = True  # the Excuse bounded as bounds.py does: node for node "pruned"
-    budget = Budget(max_states=20_000)
+    budget = Budget(max_states=5_000)  # node for node: a few thousand states compare as well as many
     for state in late_positions(game, 8):
         for mode in ("optimal", "winnable"):
             python = solve(game, state, mode, "pruned", budget)
