@@ -23,7 +23,8 @@ import solver.search
 from games import make_game
 from games.base import UsurperError, VariantError
 from solver import catalogue
-from solver.search import Budget, solve
+from solver.answers import Budget, Limit
+from solver.search import solve
 from solver.seeds import MAX_SEEDS, parse_seed_ranges
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -372,7 +373,7 @@ def test_counts_of_one_are_singular(tmp_path):
     assert ": 1 seed of adaman" in done.stdout
     done = usurper("bench", "adaman", "--seeds", "5", "--mode", "winnable", "--time-limit", "5")
     assert "1 deal," in done.stdout and "1 deals" not in done.stdout
-    assert Budget(max_table=1).table_cap(100)[1] == "transposition table cap of 1 entry"
+    assert Budget(max_table=1).table_cap(100)[1:] == (Limit.TABLE, "transposition table cap of 1 entry")
     result = solve(make_game("adaman"), make_game("adaman").initial_state(make_game("adaman").deal_from_seed(6)),
                    "optimal", "pruned", Budget(max_states=1))
     assert result.exhausted == "state budget of 1 state"
