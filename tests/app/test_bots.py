@@ -71,7 +71,7 @@ def test_quit_and_end_of_input_stop_early():
 def test_a_capital_q_is_the_queen_not_quit():
     *_, lines = play(2, "random", text="Q\nq\n")
     assert any(line.startswith("reveal: seat 1 Q,") for line in lines)
-    assert lines[-1] == "(quit; the game is not over)"
+    assert lines[-2] == "(quit; the game is not over)" and lines[-1].startswith("moves so far: Q,")
 
 
 def test_a_bad_line_is_refused_and_asked_again():
@@ -180,7 +180,7 @@ def test_a_hint_asked_again_at_the_same_node_is_given_at_once():
 def test_quitting_a_game_in_progress_asks_and_goes_on_unless_confirmed():
     _, _, end, lines = play(2, "greedy", text="#1\nq\nn\n#1\nq\ny\n")
     assert lines.count("quit the game in progress? y quits, anything else goes on") == 2
-    assert lines[-1] == "(quit; the game is not over)"
+    assert lines[-2] == "(quit; the game is not over)" and lines[-1].startswith("moves so far: ")
 
 
 def test_three_player_hint_gives_the_guarantee_and_the_coalition_mix_near_the_end():
@@ -267,3 +267,10 @@ def test_a_prefix_of_moves_is_counted_and_kept_in_the_final_line():
     assert lines[1].startswith("[2] ")
     assert lines[-1].startswith(f"moves: {game.format_move(start, first)}; ")
     check_finished(game, start, end, lines)
+
+
+def test_quitting_after_a_move_prints_the_moves_so_far_for_verify():
+    game, start, end, lines = play(3, "greedy", text="#1\nq\ny\n")
+    said = next(line for line in lines if line.startswith("moves so far: "))
+    moves = said[len("moves so far: "):]
+    assert game.apply_line(start, game.parse_line(start, moves)) == end

@@ -139,6 +139,8 @@ def run_plain_simultaneous(game: Game, state: Any, human_seat: int, bots: dict[i
                 say("undone: back to your last choice")
                 continue
             if answer is None:
+                if played:  # what was played, in a form `usurper verify` takes, as the solitaires say
+                    say(f"moves so far: {'; '.join(played)}")
                 return state
             decisions.append((state, node, len(played)))
             choices[human_seat] = answer
