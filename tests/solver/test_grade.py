@@ -242,3 +242,14 @@ def test_a_graded_catalogue_plots_its_grades(tmp_path):
         make_game, "royal-assassin", (), mode="grade", time_limit=None)))
     written = catalogues.plot(book, tmp_path / "grades.png")
     assert written.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_the_grade_is_explained_by_the_rung_that_won_enough_not_an_earlier_lucky_play():
+    from usurper.app.grades import why_graded
+
+    ladder = [{"player": "greedy", "random_seed": 0, "won": False},
+              *({"player": "fair-10", "random_seed": 1, "won": False},),
+              *({"player": "fair-30", "random_seed": seed, "won": seed == 2} for seed in (1, 2, 3)),
+              *({"player": "fair-100", "random_seed": seed, "won": True} for seed in (1, 2))]
+    text = why_graded({"grade": "hard", "ladder": ladder})
+    assert text.startswith("fair-100 won 2 of 2 plays (random seeds 1, 2)")

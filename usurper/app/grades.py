@@ -51,10 +51,10 @@ def why_graded(report: dict) -> str:
     if grade == "unwinnable":
         return "the exact search proves no line wins"
     if grade == "undecided":
-        return "no player of the ladder won, and the exact search ran out of budget"
+        return "no player of the ladder won enough of its plays, and the exact search ran out of budget"
     if grade == "clairvoyant-only":
-        return "no player of the ladder won; a player who sees the deck wins"
-    winner = next(play["player"] for play in report["ladder"] if play["won"])
+        return "no player of the ladder won enough of its plays; a player who sees the deck wins"
+    winner = report["ladder"][-1]["player"]  # the ladder stops at the first rung that wins enough
     plays = [play for play in report["ladder"] if play["player"] == winner]
     won = [str(play["random_seed"]) for play in plays if play["won"]]
     return (f"{winner} won {len(won)} of {len(plays)} plays (random seeds {', '.join(won)}); "
