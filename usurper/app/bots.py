@@ -25,6 +25,7 @@ from typing import Any, TextIO
 from games.base import Game, SimultaneousGame, UsurperError
 from solver.analysis import SeatQuestions, analyse
 from solver.answers import Budget
+from usurper.app.play import printer
 
 Bot = Callable[[Game, Any, int, random.Random], Any]
 BOTS = ("random", "greedy", "equilibrium")
@@ -112,7 +113,7 @@ def run_plain_simultaneous(game: Game, state: Any, human_seat: int, bots: dict[i
     every acting seat's action.  Ends at the game's end (returns and outcomes printed),
     at `q` or at the end of input; returns the last state.  `played`: joint moves already
     played from `state` (`--moves`), counted and printed in the line at the end."""
-    say = _printer(stdout)
+    say = printer(stdout)
     _check_bots(game, state, human_seat, bots)
     say(f"{game.name} ({game.variant}): you are seat {human_seat + 1}; {PLAIN_HELP}")
     states = states_along(game, state, played)
@@ -426,10 +427,3 @@ def reveal_text(game: Game, before: Any, after: Any, choices: dict[int, Any], pe
     if void:
         what += f"; void round: {void} cards leave the game"
     return what
-
-
-def _printer(stdout: TextIO):
-    def say(text: str) -> None:
-        stdout.write(text + "\n")
-        stdout.flush()
-    return say

@@ -283,7 +283,7 @@ def run_plain(game: Game, state: Any, stdin: TextIO, stdout: TextIO, samples: in
     per line of `stdin` (a move, or a letter of PLAIN_HELP); ends at the game's end or EOF.
     `played`: moves already played from `state` (`--moves`), part of the line printed."""
     session = PlaySession(game, state, played=list(played), rng=rng or random.Random(0))
-    say = _printer(stdout)
+    say = printer(stdout)
     say(f"{game.name} ({game.variant}): {PLAIN_HELP}")
     lines = iter(stdin)
     while session.outcome() is None:
@@ -344,7 +344,8 @@ def _confirm_quit(session: PlaySession, lines: Iterable[str], say) -> bool:
     return False
 
 
-def _printer(stdout: TextIO):
+def printer(stdout: TextIO):
+    """A line writer that flushes each line, for the games played line by line."""
     def say(text: str) -> None:
         stdout.write(text + "\n")
         stdout.flush()
