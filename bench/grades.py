@@ -50,6 +50,7 @@ def main() -> None:
     parser.add_argument("--random-seeds", default="7,8", help="the outside player's random seeds")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--scores", help="instead: the scores greedy and fair at these budgets reach (e.g. 10,30,100)")
+    parser.add_argument("--targets", default="14,16,18", help="with --scores: count the wins scoring these or more")
     parser.add_argument("--time-split", action="store_true",
                         help="instead: grade the seeds in this process and print where the CPU time goes, by stage")
     args = parser.parse_args()
@@ -63,7 +64,7 @@ def main() -> None:
         budgets = [int(word) for word in args.scores.split(",")]
         random_seeds = [int(word) for word in args.random_seeds.split(",")]
         rows = survey_scores(make_game(args.game, args.variant), seeds, budgets, random_seeds, args.plays)
-        print("\n".join(score_table(rows, seeds)))
+        print("\n".join(score_table(rows, seeds, [int(word) for word in args.targets.split(",")])))
         return
     if args.catalogue is None or args.plays is None:
         parser.error("--catalogue and --plays are needed (or --time-split)")
@@ -122,18 +123,21 @@ def survey_scores(game, seeds: list[int], budgets: list[int], random_seeds: list
     return rows
 
 
-def score_table(rows: list[dict], seeds: list[int]) -> list[str]:
-    """By player: its plays, wins, the scores of its wins (quartiles) and CPU seconds a play."""
+def score_table(rows: list[dict], seeds: list[int], targets: list[int]) -> list[str]:
+    """By player, weakest first: its plays, wins, the scores of its wins (quartiles), how many
+    plays won scoring each of `targets` or more, and CPU seconds a play."""
     wanted = set(seeds)
-    lines = [f"{'player':<10} {'plays':>5} {'won':>4}   score of a won play: min  q1 median  q3  max"
-             f"   CPU s a play: median  max"]
-    for player in dict.fromkeys(row["player"] for row in rows):
+    players = sorted({row["player"] for row in rows}, key=lambda name: int(name.partition("-")[2] or 0))
+    lines = [f"{'player':<9} {'plays':>5} {'won':>4}   won play's score: min q1 median q3 max   "
+             + "".join(f"won >= {target:<3}  " for target in targets) + "CPU s a play: median  max"]
+    for player in players:
         mine = [row for row in rows if row["player"] == player and row["seed"] in wanted]
         won = sorted(row["score"] for row in mine if row["won"])
         cpu = [row["cpu"] for row in mine]
-        quartiles = (f"{won[0]:>4} {won[len(won) // 4]:>3} {statistics.median(won):>6} {won[3 * len(won) // 4]:>3} "
-                     f"{won[-1]:>4}" if won else "   -")
-        lines.append(f"{player:<10} {len(mine):>5} {len(won):>4}   {'':<20}{quartiles}   {'':<14}"
+        quartiles = (f"{won[0]:>3} {won[len(won) // 4]:>3} {statistics.median(won):>5g} {won[3 * len(won) // 4]:>3} "
+                     f"{won[-1]:>3}" if won else f"{'-':>3}{'':<17}")
+        reached = "".join(f"{sum(score >= target for score in won):>9}  " for target in targets)
+        lines.append(f"{player:<9} {len(mine):>5} {len(won):>4}   {'':<14}{quartiles}   {reached}{'':<13}"
                      f"{statistics.median(cpu):>6.2f} {max(cpu):>4.1f}")
     return lines
 
