@@ -333,3 +333,18 @@ def test_the_grade_is_explained_by_the_rung_that_won_enough_not_an_earlier_lucky
               *({"player": "fair-100", "random_seed": seed, "won": True} for seed in (1, 2))]
     text = why_graded({"grade": "hard", "ladder": ladder})
     assert text.startswith("fair-100 won 2 of 2 plays (random seeds 1, 2)")
+
+
+def test_pick_and_play_by_grade_find_the_shipped_kings_reign_grades():
+    job = catalogues.make_job(make_game, "kings-reign", (), mode="grade", time_limit=None)
+    shipped = catalogues.read(catalogues.shipped_grades(job))
+    assert shipped.header["ladder"] == job.header()["ladder"]  # made with today's ladder and target
+    wanted = shipped.rows[min(shipped.rows)]["grade"]
+    picked = CliRunner().invoke(usurper, ["pick", "kings-reign", "--grade", wanted, "--json"])
+    assert picked.exit_code == 0, picked.output
+    assert shipped.rows[json.loads(picked.output)["seed"]]["grade"] == wanted
+    played = CliRunner().invoke(usurper, ["play", "kings-reign", "--grade", wanted, "--plain", "--random-seed", "3"],
+                                input="q\n")
+    assert played.exit_code == 0, played.output
+    said = next(line for line in played.output.splitlines() if line.startswith("Seed "))
+    assert f"grade {wanted}" in said and shipped.rows[int(said.split()[1])]["grade"] == wanted
