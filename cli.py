@@ -332,7 +332,10 @@ def grade(game, seed, deal_text, variants, players, suits, as_json):
       medium   fair-30 wins 2 of 3
       hard     fair-100 wins 2 of 3
       expert   fair-300 wins 2 of 3
-    No rung wins: clairvoyant-only (the exact search wins it) or unwinnable (proven lost)."""
+    No rung wins: clairvoyant-only (the exact search wins it) or unwinnable (proven lost).
+    King's Reign, where every deal is won, counts a play only where it wins scoring 16 or
+    more, and has its own rungs: greedy or fair-3 (all 3), fair-10, fair-30, fair-100
+    (docs/grades.md)."""
     from tqdm import tqdm
 
     from usurper.app.grades import format_grade, grade_report

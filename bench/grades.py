@@ -10,6 +10,11 @@ chosen on seeds 0-39).
     python bench/grades.py royal-assassin --seeds 1000-1199 \\
         --catalogue bench/results/grades/royal-assassin-1000-1199.jsonl.gz \\
         --plays bench/results/grades/royal-assassin-1000-1199-outside.jsonl
+
+`--scores 10,30,100` instead measures what a ladder could be made of: greedy and the fair
+player at each budget play every seed (random seeds `--random-seeds`), and the scores they
+reach and the CPU seconds of a play are printed by player (resumable: `--plays`).  King's
+Reign's ladder and target score were chosen so (docs/grades.md).
 """
 
 import argparse
@@ -26,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from games import make_game  # noqa: E402
 from solver import catalogue as catalogues  # noqa: E402
 from solver.grade import CLAIRVOYANT_ONLY, GRADES, UNWINNABLE, grade_deal  # noqa: E402
-from solver.players import FairPolicy, play_deal  # noqa: E402
+from solver.players import FairPolicy, greedy_move, play_deal  # noqa: E402
 from solver.seeds import parse_seed_ranges  # noqa: E402
 from solver.stats import wilson_interval  # noqa: E402
 
@@ -44,12 +49,22 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=60, help="the outside player's samples a decision")
     parser.add_argument("--random-seeds", default="7,8", help="the outside player's random seeds")
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--scores", help="instead: the scores greedy and fair at these budgets reach (e.g. 10,30,100)")
+    parser.add_argument("--targets", default="14,16,18", help="with --scores: count the wins scoring these or more")
     parser.add_argument("--time-split", action="store_true",
                         help="instead: grade the seeds in this process and print where the CPU time goes, by stage")
     args = parser.parse_args()
     seeds = parse_seed_ranges(args.seeds)
     if args.time_split:
         print("\n".join(time_split(make_game(args.game, args.variant), seeds)))
+        return
+    if args.scores:
+        if args.plays is None:
+            parser.error("--scores needs --plays (the plays, JSON Lines)")
+        budgets = [int(word) for word in args.scores.split(",")]
+        random_seeds = [int(word) for word in args.random_seeds.split(",")]
+        rows = survey_scores(make_game(args.game, args.variant), seeds, budgets, random_seeds, args.plays)
+        print("\n".join(score_table(rows, seeds, [int(word) for word in args.targets.split(",")])))
         return
     if args.catalogue is None or args.plays is None:
         parser.error("--catalogue and --plays are needed (or --time-split)")
@@ -83,6 +98,47 @@ def time_split(game, seeds: list[int]) -> list[str]:
     lines = [f"{game.name} ({game.variant}), {len(seeds)} seeds: CPU seconds a deal, median "
              f"{statistics.median(per_deal):.2f}, max {max(per_deal):.2f}; by stage (all seeds):"]
     lines += [f"  {stage:<14} {seconds:8.1f} s  {100 * seconds / total:5.1f} %" for stage, seconds in stages.items()]
+    return lines
+
+
+def survey_scores(game, seeds: list[int], budgets: list[int], random_seeds: list[int], path: Path) -> list[dict]:
+    """Every seed played by greedy (random seed 0) and by the fair player at each budget with
+    each random seed: one row a play, appended to `path`, those already there kept."""
+    rows = [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
+    done = {(row["seed"], row["player"], row["random_seed"]) for row in rows}
+    players = [("greedy", greedy_move, [0])] + [(f"fair-{samples}", FairPolicy(samples), random_seeds)
+                                               for samples in budgets]
+    todo = [(seed, name, chooser, r) for name, chooser, rs in players for seed in seeds for r in rs
+            if (seed, name, r) not in done]
+    with path.open("a") as handle, tqdm(todo, unit="play", desc="plays", disable=None) as bar:
+        for seed, name, chooser, random_seed in bar:
+            started = time.process_time()
+            played = play_deal(game, seed, chooser, rng_seed=random_seed)
+            row = {"seed": seed, "player": name, "random_seed": random_seed, "won": played.won,
+                   "score": played.score, "decisions": played.decisions, "stalled": played.stalled,
+                   "cpu": round(time.process_time() - started, 3)}
+            handle.write(json.dumps(row) + "\n")
+            handle.flush()
+            rows.append(row)
+    return rows
+
+
+def score_table(rows: list[dict], seeds: list[int], targets: list[int]) -> list[str]:
+    """By player, weakest first: its plays, wins, the scores of its wins (quartiles), how many
+    plays won scoring each of `targets` or more, and CPU seconds a play."""
+    wanted = set(seeds)
+    players = sorted({row["player"] for row in rows}, key=lambda name: int(name.partition("-")[2] or 0))
+    lines = [f"{'player':<9} {'plays':>5} {'won':>4}   won play's score: min q1 median q3 max   "
+             + "".join(f"won >= {target:<3}  " for target in targets) + "CPU s a play: median  max"]
+    for player in players:
+        mine = [row for row in rows if row["player"] == player and row["seed"] in wanted]
+        won = sorted(row["score"] for row in mine if row["won"])
+        cpu = [row["cpu"] for row in mine]
+        quartiles = (f"{won[0]:>3} {won[len(won) // 4]:>3} {statistics.median(won):>5g} {won[3 * len(won) // 4]:>3} "
+                     f"{won[-1]:>3}" if won else f"{'-':>3}{'':<17}")
+        reached = "".join(f"{sum(score >= target for score in won):>9}  " for target in targets)
+        lines.append(f"{player:<9} {len(mine):>5} {len(won):>4}   {'':<14}{quartiles}   {reached}{'':<13}"
+                     f"{statistics.median(cpu):>6.2f} {max(cpu):>4.1f}")
     return lines
 
 

@@ -8,9 +8,14 @@ plays).  Where no rung wins, the exact search decides between `clairvoyant-only`
 who sees the deck wins) and `unwinnable` (proven lost: then no rung is played, none could
 win).  Every play is kept as a line of moves that `usurper verify` replays.
 
+A game where every deal is won is graded by score reached instead (`Ladder.target`, the
+table `LADDERS`): a play counts only when it wins with at least the target score, and the
+exact search asks whether the target can be reached.
+
 Beside the grade, `narrowness` says how narrow the way to a win is for a player who sees
 every card: along the exact search's winning line, at each decision, how many legal moves
-keep the win.
+keep the win (not where the grade is by score: whether a move keeps a score reachable would
+take an optimal search a move, and a repeating game's search seldom proves a score out of reach).
 
 Every budget here counts states, never seconds, so a grade is the same on any machine and
 under any load.
@@ -53,21 +58,58 @@ class Rung:
         return greedy_move if self.samples is None else FairPolicy(self.samples)
 
 
+@dataclass(frozen=True)
+class Ladder:
+    """The rungs, weakest first, and what a play must reach to count: a win (`target` None),
+    or a win scoring at least `target`, where every deal is won and the score is what varies."""
+
+    rungs: tuple[Rung, ...]
+    target: int | None = None
+
+    def reached(self, won: bool, score: int) -> bool:
+        return won and (self.target is None or score >= self.target)
+
+    @property
+    def text(self) -> str:
+        """The ladder as words, stored in a graded catalogue's header: a run resumed with
+        another ladder is refused rather than mixing two definitions."""
+        rungs = ", ".join(f"{rung.grade}: {rung.player} wins {rung.wins_needed} of {len(rung.random_seeds)}"
+                          for rung in self.rungs)
+        return rungs if self.target is None else f"{rungs}; a play wins when it ends won scoring {self.target} or more"
+
+
 FAIR_SEEDS = (1, 2, 3)
 #: Chosen from measured win rates (docs/grades.md): budgets about three times apart up to
 #: 300, where the fair player's win rate has levelled off; the weakest fair rung must win all
 #: three plays, so that `easy` is not most of Royal Assassin's deals, which fair-10 often wins.
-LADDER = (
+LADDER = Ladder((
     Rung("easy", None, (0,), 1),
     Rung("easy", 10, FAIR_SEEDS, 3),
     Rung("medium", 30, FAIR_SEEDS, 2),
     Rung("hard", 100, FAIR_SEEDS, 2),
     Rung("expert", 300, FAIR_SEEDS, 2),
-)
-#: The ladder as words, stored in a graded catalogue's header: a run resumed with another
-#: ladder is refused rather than mixing two definitions.
-LADDER_TEXT = ", ".join(f"{rung.grade}: {rung.player} wins {rung.wins_needed} of {len(rung.random_seeds)}"
-                        for rung in LADDER)
+))
+#: The games whose grade is not the default ladder's, by name (docs/grades.md "King's Reign").
+#: King's Reign: every deal is won (a perfect 85 on each of seeds 0-9,999), so a play counts
+#: only where it wins scoring 16 or more, about half of fair-30's plays; its fair player
+#: reaches that more often from 3 to 30 samples and no more past them, where a play costs
+#: seconds, so its rungs are 3, 10, 30 and 100 samples.
+LADDERS = {
+    "kings-reign": Ladder((
+        Rung("easy", None, (0,), 1),
+        Rung("easy", 3, FAIR_SEEDS, 3),
+        Rung("medium", 10, FAIR_SEEDS, 2),
+        Rung("hard", 30, FAIR_SEEDS, 2),
+        Rung("expert", 100, FAIR_SEEDS, 2),
+    ), target=16),
+}
+
+
+def ladder_of(game_name: str) -> Ladder:
+    """The ladder that grades `game_name`'s deals."""
+    return LADDERS.get(game_name, LADDER)
+
+
 #: The exact search that decides a deal no rung won, and whose line the narrowness follows.
 VERDICT_BUDGET = Budget(max_states=20_000_000, max_memory_mb=1024)
 #: Each "does this move keep the win?" search along the line.
@@ -80,7 +122,7 @@ class Play:
 
     player: str
     random_seed: int
-    won: bool
+    won: bool       # reached what the ladder asks: a win, or a win scoring its target
     score: int
     moves: str
 
@@ -157,37 +199,61 @@ def check_gradable(game: Game) -> None:
         raise UnsupportedGame(f"{game.name} has no grade: it has no model of what a player sees")
 
 
-def grade_deal(game: Game, state: Any, seed: int = 0, ladder: tuple[Rung, ...] = LADDER,
+def grade_deal(game: Game, state: Any, seed: int = 0, ladder: Ladder | None = None,
                told: Callable[[str], None] | None = None) -> GradeReport:
     """The grade of the deal at `state` (its seed picks each play's random generator, as
-    solver.players.play_deal does), with every play, and the narrowness where it is won."""
+    solver.players.play_deal does), with every play, and the narrowness where it is won;
+    `ladder`: the game's own (`ladder_of`) unless given."""
     check_gradable(game)
+    ladder = ladder or ladder_of(game.name)
     say = told or (lambda _text: None)
     say("exact search")
-    exact = analyse(game, state, "winnable", VERDICT_BUDGET)
-    if exact.verdict == Verdict.LOST:
+    verdict, line = exact_search(game, state, ladder.target)
+    if verdict == Verdict.LOST:
         return GradeReport(UNWINNABLE, Verdict.LOST, [], None)
     plays: list[Play] = []
     grade = None
-    for rung in ladder:
+    for rung in ladder.rungs:
         say(rung.player)
-        rung_plays = play_rung(game, state, seed, rung)
+        rung_plays = play_rung(game, state, seed, rung, ladder)
         plays.extend(rung_plays)
         if sum(play.won for play in rung_plays) >= rung.wins_needed:
             grade = rung.grade
             break
     if grade is None:
-        grade = CLAIRVOYANT_ONLY if exact.verdict == Verdict.WON else UNDECIDED
+        grade = CLAIRVOYANT_ONLY if verdict == Verdict.WON else UNDECIDED
     narrowness = None
-    if exact.verdict == Verdict.WON:
-        check_claim(game, state, exact.line, True, exact.line_score)
+    if verdict == Verdict.WON and ladder.target is None:
         say("narrowness")
-        narrowness = narrowness_along(game, state, exact.line)
-    return GradeReport(grade, exact.verdict, plays, narrowness, exact.line)
+        narrowness = narrowness_along(game, state, line)
+    return GradeReport(grade, verdict, plays, narrowness, line)
 
 
-def play_rung(game: Game, state: Any, seed: int, rung: Rung) -> list[Play]:
-    """The rung's plays, stopping once it has won enough or can no longer."""
+def exact_search(game: Game, state: Any, target: int | None) -> tuple[Verdict, list[Any]]:
+    """Whether a player who sees every card wins the deal (`target` None) or wins it scoring at
+    least `target`, and the line that does it (replayed before it is believed).  Where the
+    target is not met, LOST only once the optimum is proven below it."""
+    if target is None:
+        exact = analyse(game, state, "winnable", VERDICT_BUDGET)
+        verdict = exact.verdict
+    else:
+        exact = analyse(game, state, "optimal", VERDICT_BUDGET)
+        bound = exact.score if exact.score is not None else exact.upper_bound
+        if exact.verdict == Verdict.WON and exact.line_score is not None and exact.line_score >= target:
+            verdict = Verdict.WON
+        elif exact.verdict == Verdict.LOST or (bound is not None and bound < target):
+            verdict = Verdict.LOST
+        else:
+            verdict = Verdict.UNDECIDED
+    if verdict != Verdict.WON:
+        return verdict, []
+    check_claim(game, state, exact.line, True, exact.line_score)
+    return verdict, exact.line
+
+
+def play_rung(game: Game, state: Any, seed: int, rung: Rung, ladder: Ladder = LADDER) -> list[Play]:
+    """The rung's plays, stopping once it has won enough or can no longer; a play wins when it
+    reaches what `ladder` asks (a win, or a win scoring its target)."""
     plays: list[Play] = []
     for index, random_seed in enumerate(rung.random_seeds):
         wins = sum(play.won for play in plays)
@@ -195,7 +261,8 @@ def play_rung(game: Game, state: Any, seed: int, rung: Rung) -> list[Play]:
             break
         line: list[Any] = []
         played = play_from(game, state, rung.chooser(), player_rng(random_seed, seed), seed, line=line)
-        plays.append(Play(rung.player, random_seed, played.won, played.score, game.format_line(state, line)))
+        plays.append(Play(rung.player, random_seed, ladder.reached(played.won, played.score), played.score,
+                          game.format_line(state, line)))
     return plays
 
 

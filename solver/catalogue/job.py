@@ -24,7 +24,7 @@ from pathlib import Path
 
 from games.base import LOST, UNDECIDED, WON, EngineError, Game, UsurperError
 from solver.analysis import analyse, check_floor, check_replacing, engines_of
-from solver.grade import LADDER_TEXT, check_gradable, grade_deal
+from solver.grade import check_gradable, grade_deal, ladder_of
 from solver.search import Budget
 from solver.verify import check_claim
 
@@ -104,7 +104,7 @@ class Job:
             # only when set, so that the files made before it existed still match their runs
             **({"replace_when_full": True} if self.replace_when_full else {}),
             **({"at_least": self.at_least} if self.at_least else {}),
-            **({"ladder": LADDER_TEXT} if self.mode == "grade" else {}), "created_by": ENGINE_VERSION,
+            **({"ladder": ladder_of(self.game).text} if self.mode == "grade" else {}), "created_by": ENGINE_VERSION,
         }
 
     @property

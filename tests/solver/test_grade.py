@@ -14,7 +14,7 @@ from games import make_game
 from games.base import UnsupportedGame, UsurperError, Verdict
 from solver import catalogue as catalogues
 from solver.analysis import analyse
-from solver.grade import GRADES, LADDER, Rung, grade_deal, narrowness_along, parse_grades, play_rung
+from solver.grade import GRADES, LADDER, Ladder, Rung, grade_deal, ladder_of, narrowness_along, parse_grades, play_rung
 from solver.verify import replay_text
 from solver.winning_graph import WON_END, GraphTooLarge, figures, winning_graph
 
@@ -52,7 +52,7 @@ def test_every_play_of_the_ladder_replays_to_the_end_it_reports():
 def test_the_grade_is_the_first_rung_that_wins_enough():
     state = RA.initial_state(RA.deal_from_seed(4))
     report = grade_deal(RA, state, seed=4)
-    winners = [rung for rung in LADDER
+    winners = [rung for rung in LADDER.rungs
                if sum(play.won for play in report.ladder if play.player == rung.player) >= rung.wins_needed]
     assert winners and report.grade == winners[0].grade
     assert report.ladder[-1].player == winners[0].player  # no stronger rung was played
@@ -96,6 +96,86 @@ def test_narrowness_counts_the_moves_that_keep_the_win_at_each_decision():
     assert narrowness.keeping == expected
     assert all(keep >= 1 for keep, _ in expected)  # the line itself keeps the win
     assert narrowness.critical == sum(keep == 1 for keep, _ in expected)
+
+
+
+# ----- King's Reign: graded by the score reached ------------------------------------------------
+KINGS = make_game("kings-reign")
+KINGS_TARGET = ladder_of("kings-reign").target
+
+
+def kings_deal(seed: int):
+    return KINGS.initial_state(KINGS.deal_from_seed(seed))
+
+
+def test_kings_reign_is_graded_by_score_and_the_other_games_by_winning():
+    assert KINGS_TARGET is not None and 0 < KINGS_TARGET <= KINGS.max_score
+    assert ladder_of("royal-assassin").target is None and ladder_of("adaman").target is None
+
+
+#: The King's Reign ladder's two cheapest rungs with its target: the rule, at a test's cost.
+KINGS_SHORT = Ladder((Rung("easy", None, (0,), 1), Rung("medium", 10, (1, 2, 3), 2)), KINGS_TARGET)
+
+
+def test_a_kings_reign_play_wins_its_rung_exactly_when_its_replay_ends_won_at_the_target_or_more():
+    state = kings_deal(3)
+    report = grade_deal(KINGS, state, 3, KINGS_SHORT)
+    assert len(report.ladder) >= 2
+    for play in report.ladder:
+        replayed = replay_text(KINGS, state, play.moves)
+        assert replayed.ok and replayed.outcome is not None and replayed.outcome.score == play.score
+        assert play.won == (replayed.outcome.won and replayed.outcome.score >= KINGS_TARGET)
+
+
+@pytest.mark.parametrize("seed", [0, 3, 7])
+def test_a_kings_reign_grade_is_the_first_rung_whose_plays_reach_the_target_enough_times(seed):
+    report = grade_deal(KINGS, kings_deal(seed), seed, KINGS_SHORT)
+    reached = {rung.player: sum(play.won for play in report.ladder if play.player == rung.player)
+               for rung in KINGS_SHORT.rungs}
+    winners = [rung for rung in KINGS_SHORT.rungs if reached[rung.player] >= rung.wins_needed]
+    assert report.grade == (winners[0].grade if winners else "clairvoyant-only")
+    assert report.verdict == Verdict.WON and report.winning_line  # the exact search reaches the target
+    assert report.narrowness is None  # whether a move keeps a score reachable is not asked
+
+
+def test_a_target_one_above_what_a_play_scored_moves_the_deal_up_the_ladder():
+    state = kings_deal(0)
+    rung = Rung("easy", 10, (1,), 1)
+    (play,) = play_rung(KINGS, state, 0, rung, Ladder((rung,)))
+    assert play.won  # fair-10 wins this deal, at some score
+    assert grade_deal(KINGS, state, 0, Ladder((rung,), play.score)).grade == "easy"
+    higher = grade_deal(KINGS, state, 0, Ladder((rung,), play.score + 1))
+    assert [p.won for p in higher.ladder] == [False] and higher.grade == "clairvoyant-only"
+    assert higher.verdict == Verdict.WON  # a player who sees the deck reaches it (85 is reachable)
+
+
+def test_a_target_no_line_reaches_is_unwinnable_and_no_rung_is_played():
+    report = grade_deal(KINGS, kings_deal(0), 0, Ladder(LADDER.rungs, KINGS.max_score + 1))
+    assert report.grade == "unwinnable" and report.ladder == []
+
+
+def test_grading_a_kings_reign_deal_repeats_exactly():
+    state = kings_deal(5)
+    assert grade_deal(KINGS, state, 5, KINGS_SHORT).as_dict() == grade_deal(KINGS, state, 5, KINGS_SHORT).as_dict()
+
+
+def test_the_catalogue_header_keeps_each_games_ladder_and_the_kings_reign_target():
+    kings = catalogues.make_job(make_game, "kings-reign", (), mode="grade", time_limit=None)
+    royal = catalogues.make_job(make_game, "royal-assassin", (), mode="grade", time_limit=None)
+    assert f"scoring {KINGS_TARGET} or more" in kings.header()["ladder"]
+    shipped = catalogues.read(catalogues.shipped_grades(royal))
+    assert royal.header()["ladder"] == shipped.header["ladder"]  # the shipped files still resume
+    assert "scoring" not in royal.header()["ladder"]
+
+
+def test_a_kings_reign_grade_is_explained_by_the_target_reached():
+    from usurper.app.grades import why_graded
+
+    ladder = [{"player": "greedy", "random_seed": 0, "won": False},
+              *({"player": "fair-10", "random_seed": 1, "won": False},),
+              *({"player": "fair-30", "random_seed": seed, "won": seed != 2} for seed in (1, 2, 3))]
+    text = why_graded({"game": "kings-reign", "grade": "medium", "ladder": ladder})
+    assert text.startswith(f"fair-30 won scoring {KINGS_TARGET} or more in 2 of 3 plays (random seeds 1, 3)")
 
 
 @pytest.mark.parametrize(("text", "grades"), [
@@ -253,3 +333,18 @@ def test_the_grade_is_explained_by_the_rung_that_won_enough_not_an_earlier_lucky
               *({"player": "fair-100", "random_seed": seed, "won": True} for seed in (1, 2))]
     text = why_graded({"grade": "hard", "ladder": ladder})
     assert text.startswith("fair-100 won 2 of 2 plays (random seeds 1, 2)")
+
+
+def test_pick_and_play_by_grade_find_the_shipped_kings_reign_grades():
+    job = catalogues.make_job(make_game, "kings-reign", (), mode="grade", time_limit=None)
+    shipped = catalogues.read(catalogues.shipped_grades(job))
+    assert shipped.header["ladder"] == job.header()["ladder"]  # made with today's ladder and target
+    wanted = shipped.rows[min(shipped.rows)]["grade"]
+    picked = CliRunner().invoke(usurper, ["pick", "kings-reign", "--grade", wanted, "--json"])
+    assert picked.exit_code == 0, picked.output
+    assert shipped.rows[json.loads(picked.output)["seed"]]["grade"] == wanted
+    played = CliRunner().invoke(usurper, ["play", "kings-reign", "--grade", wanted, "--plain", "--random-seed", "3"],
+                                input="q\n")
+    assert played.exit_code == 0, played.output
+    said = next(line for line in played.output.splitlines() if line.startswith("Seed "))
+    assert f"grade {wanted}" in said and shipped.rows[int(said.split()[1])]["grade"] == wanted

@@ -8,7 +8,7 @@ from typing import Any
 
 from games.base import Game
 from solver.catalogue.store import write_atomically
-from solver.grade import GradeReport, grade_deal
+from solver.grade import GradeReport, grade_deal, ladder_of
 from solver.winning_graph import figures, winning_graph
 
 
@@ -26,8 +26,10 @@ def format_grade(report: dict) -> list[str]:
     lines = [f"{report['game']} ({report['variant']}), {source}", f"Grade: {report['grade']}  ({why_graded(report)})"]
     if report["ladder"]:
         lines.append("Ladder (weakest first; each line replays with `usurper verify`):")
+        target = ladder_of(report["game"]).target
         for play in report["ladder"]:
-            result = "won" if play["won"] else "lost"
+            result = (("won" if play["won"] else "lost") if target is None
+                      else f"reached {target}" if play["won"] else f"short of {target}")
             lines.append(f"  {play['player']:<9} random seed {play['random_seed']}: {result}, score {play['score']}")
             lines.append(f"    moves: {play['moves']}")
     narrowness = report["narrowness"]
@@ -47,17 +49,21 @@ def narrowness_lines(narrowness: dict) -> list[str]:
 
 
 def why_graded(report: dict) -> str:
+    """Why the deal has its grade, in words; a game graded by score reached says the target."""
     grade = report["grade"]
+    target = ladder_of(report.get("game", "")).target
+    win = "wins" if target is None else f"wins scoring {target} or more"
     if grade == "unwinnable":
-        return "the exact search proves no line wins"
+        return f"the exact search proves no line {win}"
     if grade == "undecided":
         return "no player of the ladder won enough of its plays, and the exact search ran out of budget"
     if grade == "clairvoyant-only":
-        return "no player of the ladder won enough of its plays; a player who sees the deck wins"
+        return f"no player of the ladder won enough of its plays; a player who sees the deck {win}"
     winner = report["ladder"][-1]["player"]  # the ladder stops at the first rung that wins enough
     plays = [play for play in report["ladder"] if play["player"] == winner]
     won = [str(play["random_seed"]) for play in plays if play["won"]]
-    return (f"{winner} won {len(won)} of {len(plays)} plays (random seeds {', '.join(won)}); "
+    reached = "won" if target is None else f"won scoring {target} or more in"
+    return (f"{winner} {reached} {len(won)} of {len(plays)} plays (random seeds {', '.join(won)}); "
             "no weaker player of the ladder won enough")
 
 
