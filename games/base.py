@@ -636,9 +636,16 @@ class SimultaneousGame(Game):
 
     def few_options(self, state: State, seat: int, p: int, actions: list[Any], answered: Any | None) -> list[Any]:
         """The options a seat of the coalition against seat `p` keeps in a search with few
-        replies, in the order of `actions` (the search order); `answered`: P's action where
-        P has chosen first, else None.  The list must hold the seat's `greedy_action_against`
-        [p], so that the few replies bound the greedy bots' value.  Default: every option."""
+        replies, in the order they are tried (`actions`: the search order); `answered`: P's
+        action where P has chosen first, else None.  The list must hold the seat's
+        `greedy_action_against` [p], so that the few replies bound the greedy bots' value.
+        Default: every option."""
+        return actions
+
+    def order_replies(self, state: State, seat: int, p: int, actions: list[Any], answered: Any | None) -> list[Any]:
+        """Every option of `actions` (the search order) of a coalition seat answering P's
+        action `answered`, in the order the full search tries them (the compiled engine's
+        order too).  Default: as given."""
         return actions
 
     def compiled_q4(self, state: State, seat: int) -> CompiledSeatSearch | None:

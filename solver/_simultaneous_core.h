@@ -514,15 +514,18 @@ static inline int next_joint(const Options *o, const int *seats, int k, int a[MA
     return 0;
 }
 
-/* The search with few replies: each coalition seat of `seats` keeps, in `to`, the game's few
- * options of its options in `from` (the same Options, or every option to choose from anew),
- * answering P's option `answered` (0 where P has not chosen). */
-static inline void keep_few(const Solver *q, const Node *node, const Options *from, Options *to, const int *seats,
-                            int k, int answered) {
+/* Each coalition seat of `seats` takes, in `to`, its options of `from` (the same Options,
+ * or every option to choose from anew): with few replies the game's few, answering P's
+ * option `answered` (0 where P has not chosen); in the full search, where the coalition
+ * answers P's option (Q2), every option in the game's order of replies; else as they are. */
+static inline void order_replies(const Solver *q, const Node *node, const Options *from, Options *to, const int *seats,
+                                 int k, int answered) {
     for (int i = 0; i < k; i++) {
         int seat = seats[i];
         if (to != from) memcpy(to->opt[seat], from->opt[seat], from->n[seat] * sizeof(int));
-        to->n[seat] = few_options(&q->game, node, seat, q->p, answered, to->opt[seat], from->n[seat]);
+        if (!q->few_replies && !answered) continue;
+        int kept = few_options(&q->game, node, seat, q->p, answered, to->opt[seat], from->n[seat]);
+        to->n[seat] = q->few_replies ? kept : from->n[seat];
     }
 }
 
@@ -546,7 +549,7 @@ static double ab_node(Solver *q, const Node *node, const int won[MAXP], double a
     int a[MAXP] = {0, 0, 0, 0};
     if (q->question == QUESTION_Q1 || !no || !o.n[p]) {
         int maximise = q->question == QUESTION_Q1 || o.n[p];
-        if (q->few_replies && !maximise) keep_few(q, node, &o, &o, others, no, 0);
+        if (q->few_replies && !maximise) order_replies(q, node, &o, &o, others, no, 0);
         double best = maximise ? -INFINITY : INFINITY;
         do {
             Node next;
@@ -562,12 +565,12 @@ static double ab_node(Solver *q, const Node *node, const int won[MAXP], double a
     int nouter = q->question == QUESTION_Q2 ? 1 : no, ninner = q->question == QUESTION_Q2 ? no : 1;
     int outer_max = q->question == QUESTION_Q2;
     double best = outer_max ? -INFINITY : INFINITY;
-    Options every;  /* the coalition's every reply, kept to a few anew for each option of P's */
-    if (q->few_replies && outer_max) every = o;
-    if (q->few_replies && !outer_max) keep_few(q, node, &o, &o, outer, nouter, 0);
+    Options every;  /* the coalition's every reply, ordered anew for each option of P's */
+    if (outer_max) every = o;
+    else if (q->few_replies) order_replies(q, node, &o, &o, outer, nouter, 0);
     do {
         double inner_best = outer_max ? INFINITY : -INFINITY, ia = alpha, ib = beta;
-        if (q->few_replies && outer_max) keep_few(q, node, &every, &o, inner, ninner, o.opt[p][a[p]]);
+        if (outer_max) order_replies(q, node, &every, &o, inner, ninner, o.opt[p][a[p]]);
         do {
             Node next;
             play(q, node, &o, a, &next);

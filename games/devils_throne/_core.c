@@ -322,25 +322,35 @@ static inline int policy_option(const Ctx *c, const Node *d, int seat, int again
     return pick;
 }
 
-/* The few options a coalition seat keeps in the search with few replies (game.py's
- * few_options): at a main-card choice, the greedy bot's card against P, the cheapest card
- * that beats P's card `answered` and one that ties it (where P has chosen: a rank, else
- * below 1), the seat's strongest and weakest cards for the round, and its 2 and 3 (the
- * deuce, a three's power); every option elsewhere.  In place, in search order; their number. */
+/* The options of a coalition seat, in the order its replies are tried (game.py's
+ * few_options and order_replies), in place: first the few it keeps in the search with few
+ * replies, then the others in search order.  At a main-card choice it keeps the greedy
+ * bot's card against P, its weakest and strongest cards for the round, its 2 and 3 (the
+ * deuce, a three's power) and, answering P's card `answered` (a rank; below 1 where P has
+ * not chosen), the cheapest card that beats it and one that ties it; every option elsewhere.
+ * Answering P's card, those come in the order of that list, beating and tying first (a card
+ * that wins the round cheaply, or one thrown away, refutes P's card soonest); else in search
+ * order.  Returns how many it keeps. */
 static inline int few_options(const Ctx *c, const Node *d, int seat, int p, int answered, int *opt, int n) {
     if (d->phase != SELECT || n <= 2) return n;
-    int high = c->coins[d->s.round - 1] == HIGH, keep[MAXA] = {0};
-    keep[0] = keep[n - 1] = 1;
-    keep[policy_option(c, d, seat, 1 << p, opt, n)] = 1;
-    int beat = -1;
+    int high = c->coins[d->s.round - 1] == HIGH, beat = -1, tie = -1, deuce = -1, three = -1;
     for (int i = 0; i < n; i++) {
         if (answered >= 1 && (high ? opt[i] > answered : opt[i] < answered)) beat = i;
-        if (opt[i] == answered || opt[i] == 2 || opt[i] == 3) keep[i] = 1;
+        if (opt[i] == answered) tie = i;
+        if (opt[i] == 2) deuce = i;
+        if (opt[i] == 3) three = i;
     }
-    if (beat >= 0) keep[beat] = 1;
-    int k = 0;
-    for (int i = 0; i < n; i++) if (keep[i]) opt[k++] = opt[i];
-    return k;
+    int want[7] = {beat, tie, policy_option(c, d, seat, 1 << p, opt, n), n - 1, deuce, three, 0};
+    int order[MAXA], taken[MAXA] = {0}, k = 0;
+    for (int j = 0; j < 7; j++) if (want[j] >= 0) taken[want[j]] = 1;
+    if (answered >= 1)
+        for (int j = 0; j < 7; j++)
+            if (want[j] >= 0 && taken[want[j]] == 1) { taken[want[j]] = 2; order[k++] = opt[want[j]]; }
+    for (int i = 0; i < n; i++) if (taken[i] == 1) order[k++] = opt[i];
+    int kept = k;
+    for (int i = 0; i < n; i++) if (!taken[i]) order[k++] = opt[i];
+    memcpy(opt, order, n * sizeof(int));
+    return kept;
 }
 
 /* d, in place, after each acting seat plays act[seat] (NO_ACTION for a seat that does not

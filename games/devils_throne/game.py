@@ -273,20 +273,30 @@ class DevilsThrone(SimultaneousGame):
 
     def few_options(self, state: State, seat: int, p: int, actions: list[int], answered: int | None) -> list[int]:
         """The options a seat of the coalition against seat `p` (answering P's main card
-        `answered`, None where P has not chosen) keeps in the search with few replies, in the
-        order of `actions` (the search order): at a main-card choice the greedy bot's card
-        against P, the cheapest card that beats P's and one that ties it, the seat's strongest
-        and weakest cards for the round, and its 2 and 3 (the deuce, a three's power); every
-        option elsewhere.  Fewer replies for the others can only help P, so the search's value
-        is a ceiling of Q2 and Q3 (docs/rules/devils-throne.md §10 item 20)."""
+        `answered`, None where P has not chosen) keeps in the search with few replies: at a
+        main-card choice the greedy bot's card against P, the seat's weakest and strongest
+        cards for the round, its 2 and 3 (the deuce, a three's power) and, answering P, the
+        cheapest card that beats P's and one that ties it; every option elsewhere.  Fewer
+        replies for the others can only help P, so the search's value is a ceiling of Q2 and
+        Q3 (docs/rules/devils-throne.md §10 item 20).  In the order they are tried: answering
+        P, beating and tying first, then the greedy bot's card, the weakest, the 2, the 3 and
+        the strongest (a card that wins the round cheaply, or one thrown away, refutes P's
+        card soonest); else in the order of `actions` (the search order, strongest first)."""
         if state.phase != SELECT or len(actions) <= 2:
             return actions
         high = self.rules.mode(state) == HIGH
-        keep = {actions[0], actions[-1], self.greedy_action_against(state, seat, [p]), 2, 3}
-        if answered is not None:
-            beating = [rank for rank in actions if (rank > answered if high else rank < answered)]
-            keep.update([answered] + beating[-1:])
-        return [rank for rank in actions if rank in keep]
+        wanted = [self.greedy_action_against(state, seat, [p]), actions[-1], 2, 3, actions[0]]
+        if answered is None:
+            return [rank for rank in actions if rank in wanted]
+        beating = [rank for rank in actions if (rank > answered if high else rank < answered)]
+        wanted = beating[-1:] + [answered] + wanted
+        return [rank for rank in dict.fromkeys(wanted) if rank in actions]
+
+    def order_replies(self, state: State, seat: int, p: int, actions: list[int], answered: int | None) -> list[int]:
+        """Every option of a coalition seat answering P, `few_options` first and the rest in
+        the order of `actions`."""
+        few = self.few_options(state, seat, p, actions, answered)
+        return few + [rank for rank in actions if rank not in few]
 
     def joint_play_model(self, state: State, seat: int, margin: bool, restricted: bool = False,
                          at_ceiling: bool = False, short: int = 0) -> JointPlay | None:

@@ -38,10 +38,12 @@ Before the probes, Q2 and Q3 get two one-sided searches, each a fixed strategy a
 best reply: P on the game's greedy bot (a floor for Q2 and Q3) and the other seats on it,
 aimed at P (a ceiling for Q3 and Q2); with three or more seats, first a search of the next
 round alone, each position after it counted at its static floor, which proves floors only
-(a card P gains at once whatever the others do), and with three seats, after the others'
-greedy bots, the others kept to the game's few replies at each choice (`few_options`, where
-offered): a set of their strategies holding the bots', so its value is a lower ceiling, and
-where they hold P to its floor it is found far sooner than by the full search.  The answers
+(a card P gains at once whatever the others do), and with three or four seats, after the
+others' greedy bots, the others kept to the game's few replies at each choice (`few_options`,
+where offered): a set of their strategies holding the bots', so its value is a lower ceiling,
+and where they hold P to its floor it is found far sooner than by the full search.  With three
+or more seats the probes walk the ceiling down from the top (one just below it at a time)
+rather than bisecting, after one probe just above the floor.  The answers
 already known narrow the start (Q2 <= Q3 <= Q1).  So every end of an interval is a real guarantee, and the answer says
 which: a strategy found, a finished probe, a bound.
 

@@ -92,7 +92,9 @@ class Budgeted:
 class Paranoid(Budgeted):
     """Q1-Q3 on one payoff: alpha-beta (fail-soft) with a table of (floor, ceiling) per key,
     probed with windows; seats in `fixed` play the game's greedy bot (one option); with
-    `few_replies` the other seats choose among the game's `few_options` only (a ceiling)."""
+    `few_replies` the other seats choose among the game's `few_options` only (a ceiling).
+    Where the others answer P's action (Q2), they try their replies in the game's
+    `order_replies`."""
 
     def __init__(self, game: SimultaneousGame, seat: int, question: str, payoff: str, budget: Budget,
                  deadline: float | None, stats: SeatStats, compiled: Any = None, fixed: tuple[int, ...] = (),
@@ -242,9 +244,11 @@ class Paranoid(Budgeted):
         at_root = state is self.root and index == 0
         best = -math.inf if maximise else math.inf
         choices = [options[s] for s in seats]
+        answered = chosen.get(self.seat) if self.seat not in seats else None  # P's action, where P chose first
         if self.few_replies and self.seat not in seats:
-            answered = chosen.get(self.seat)  # P's action where P chose first at this node
             choices = [self.game.few_options(state, s, self.seat, options[s], answered) for s in seats]
+        elif answered is not None:
+            choices = [self.game.order_replies(state, s, self.seat, options[s], answered) for s in seats]
         for joint in itertools.product(*choices):
             chosen.update(zip(seats, joint))
             value = self._layer(state, acting, options, layers, index + 1, chosen, alpha, beta)

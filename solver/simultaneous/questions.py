@@ -158,7 +158,7 @@ def _margin_start(searches: Searches, bounds: Interval, answer: Answer, model_li
 def _search_payoff(searches: Searches, bounds: Interval, answer: Answer) -> str | None:
     """Narrow `bounds` by the payoff's searches: for Q2 and Q3, with three or more seats, the
     search of the next round alone, then the one-sided searches (P on the greedy bot against
-    the others' best reply; the others on it, then with three seats on a few replies each,
+    the others' best reply; the others on it, then with three or four seats on a few replies each,
     against P's best reply); then the question's own probes until the bounds meet.  P's root
     action, where the probes name one; a limit that stops them is noted on `answer`."""
     try:

@@ -83,7 +83,7 @@ class Searches:
 
     def one_sided(self, bounds: Interval) -> None:
         """A strategy of one side against the best reply: the others' greedy bots bound Q3 (so
-        Q2) from above, and with three seats then the others kept to the game's few
+        Q2) from above, and with three or four seats then the others kept to the game's few
         replies (`ceiling_from_few_replies`: a lower ceiling, found more slowly); P's greedy
         bot bounds Q2 (so Q3) from below.  Each gets a share of the time and is probed only
         inside the bounds already known (a value outside them says nothing new); what it
@@ -92,30 +92,34 @@ class Searches:
         others = tuple(s for s in range(players) if s != self.seat)
         self._one_side(bounds, GREEDY_HIGH, self.settings.one_sided_share, fixed=others)
         if 2 <= players - 1 <= self.settings.few_replies_most_others and self.game.offers_few_options:
-            self.ceiling_from_few_replies(bounds)
+            self.ceiling_from_few_replies(bounds, players - 1 <= self.settings.few_replies_floor_first_most_others)
         self._one_side(bounds, GREEDY_LOW, self.settings.one_sided_share, fixed=(self.seat,), lower=True)
 
-    def ceiling_from_few_replies(self, bounds: Interval) -> None:
+    def ceiling_from_few_replies(self, bounds: Interval, floor_first: bool = True) -> None:
         """The others kept to the game's few replies at each choice (`few_options`, a short
         list the game chooses that holds its greedy bot's reply): a set of their strategies
         holding the greedy bots', so what it holds P to is a ceiling of Q2 and Q3, and no
-        higher than theirs.  It probes just above the floor first: with two others ganging
-        up, P's floor is often all they allow, and the few replies prove it in a fraction of
-        the states the full search needs (most of the others' replies are never tried)."""
+        higher than theirs.  With `floor_first` it probes just above the floor first: with
+        two others ganging up, P's floor is often all they allow, and the few replies prove
+        it in a fraction of the states the full search needs (most of the others' replies are
+        never tried).  Then it walks its ceiling down, one probe just below it at a time."""
         self._one_side(bounds, FEW_HIGH, self.settings.few_replies_share, few_replies=True,
-                       first_above_floor=True)
+                       first_above_floor=floor_first, descending=True)
 
     def _one_side(self, bounds: Interval, reason: str, share: float, fixed: tuple[int, ...] = (),
-                  few_replies: bool = False, lower: bool = False, first_above_floor: bool = False) -> None:
-        """A one-sided search probed inside `bounds` with `share` of the time left: its floor
-        (`lower`) or its ceiling joins them with `reason`.  What it proved before its share ran
-        out still counts; the payoff's own deadline passing ends the payoff."""
+                  few_replies: bool = False, lower: bool = False, first_above_floor: bool = False,
+                  descending: bool = False) -> None:
+        """A one-sided search probed inside `bounds` with `share` of the time left (bisecting,
+        or `descending` from the ceiling): its floor (`lower`) or its ceiling joins them with
+        `reason`.  What it proved before its share ran out still counts; the payoff's own
+        deadline passing ends the payoff."""
         if bounds.low >= bounds.high:
             return
         side = Interval(bounds.low, bounds.high, "", "")
         search = self.search(fixed, self.share_end(share), few_replies)
         try:
-            drive(search, self.state, side, bounds.low + 1 if first_above_floor else None, want_action=False)
+            drive(search, self.state, side, bounds.low + 1 if first_above_floor else None, want_action=False,
+                  descending=descending)
         except BudgetExceeded:
             if self.deadline is not None and time.perf_counter() >= self.deadline:
                 raise
@@ -132,9 +136,10 @@ class Searches:
         reasons = SEARCH_LOW[self.question], SEARCH_HIGH[self.question]
         if self.question != "q1":
             search = self.search()
-            if len(self.game.returns(self.state)) > 2:
+            several = len(self.game.returns(self.state)) > 2
+            if several:
                 self.probe_above_floor(search, bounds, reasons)
-            return drive(search, self.state, bounds, None, *reasons)
+            return drive(search, self.state, bounds, None, *reasons, descending=several)
         if bounds.low < bounds.high and self.deadline is None and self.use_model:
             self.model_bounds(bounds, None)
         elif bounds.low < bounds.high and self.deadline is not None:
@@ -271,15 +276,21 @@ class Searches:
 
 
 def drive(search: Paranoid, state: Any, bounds: Interval, first: float | None, low_reason: str = "",
-           high_reason: str = "", want_action: bool = True, probes: int | None = None) -> str | None:
+           high_reason: str = "", want_action: bool = True, probes: int | None = None,
+           descending: bool = False) -> str | None:
     """Null-window probes: is the value at least gamma?  A probe that fails high proves a
     floor, one that fails low a ceiling (fail-soft: often past gamma).  First at `first`,
-    then halving the interval (at most `probes` of them).  Returns P's root action on a line
-    holding the floor."""
+    then halving the interval or, `descending`, at the ceiling each time (at most `probes` of
+    them).  Descending suits three or more seats under a time limit: a probe just below the
+    ceiling is refuted in a fraction of the time of one in the middle (the others need only
+    hold P a card short of it), and each one refuted lowers the ceiling, where a probe in
+    the middle left unfinished proves nothing.  Returns P's root action on a line holding
+    the floor."""
     action = None
     while bounds.low < bounds.high and probes != 0:
         probes = None if probes is None else probes - 1
-        gamma = first if first is not None else math.floor((bounds.low + bounds.high + 1) / 2)
+        middle = bounds.high if descending else math.floor((bounds.low + bounds.high + 1) / 2)
+        gamma = first if first is not None else middle
         first = None
         value = search.probe(state, gamma - 1, gamma)
         if value >= gamma:

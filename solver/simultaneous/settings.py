@@ -25,7 +25,10 @@ class SimultaneousSettings:
       greedy bots, then P's): cheap bounds, worth a fifth of the time each;
     - `few_replies_share`: the others kept to the game's few replies each, where two to
       `few_replies_most_others` other seats play (beyond, their joint replies multiply too
-      fast to refute within a share and the ceiling it gives comes too late);
+      fast to refute within a share and the ceiling it gives comes too late), probing just
+      above the floor first where at most `few_replies_floor_first_most_others` play (with
+      more, that probe is seldom refuted within the share: the ceiling is walked down from
+      the top at once);
     - `floor_probe_share`: the first probe, just above the floor (three or more seats, where
       the others ganging up hold P near it).
 
@@ -42,7 +45,8 @@ class SimultaneousSettings:
     horizon_rounds: int = 1
     one_sided_share: float = 0.2
     few_replies_share: float = 0.5
-    few_replies_most_others: int = 2
+    few_replies_most_others: int = 3
+    few_replies_floor_first_most_others: int = 2
     floor_probe_share: float = 0.1
     q1_ceiling_share: float = 0.5
     q1_probe_before_model_share: float = 0.1
