@@ -7,11 +7,13 @@
  *
  * For seat P, from a round start:
  *   - Q4 (two seats): the value of the zero-sum game on the margin c_P - c_O in mixed
- *     strategies, by double-oracle alpha-beta (each value within a window, fail-soft; the
- *     matrix of a decision where both seats act grown from one option each by best replies,
- *     an entry solved only as far as it may matter; see the Q4 section below).  Matrix games:
- *     a pure saddle point, iterated removal of weakly dominated lines, the 2x2 formula, else a
- *     dense simplex (Bland's rule) on the shifted game, each giving both sides' mixes.
+ *     strategies, by backward induction: a matrix game where both seats act, max (P) or
+ *     min (O) where one does.  Matrix games: a pure saddle point, iterated removal of weakly
+ *     dominated lines, the 2x2 formula, else a dense simplex (Bland's rule) on the shifted
+ *     game, as solver/simultaneous.py does with GLOP.  Options in the rules' order.  At each
+ *     decision every joint action is first played to its outcome, and where the round ends
+ *     there the next round start's slot is fetched ahead; then each is valued: the probes of
+ *     one matrix overlap in memory instead of waiting one after another.
  *   - Q1-Q3 (any number of seats): alpha-beta (fail-soft) on c_P or on the margin
  *     c_P - max_{Q != P} c_Q, node for node the search of solver/simultaneous.py: Q1
  *     maximises over every joint action (seat 0's choice outermost); Q2 lets P commit first
@@ -27,8 +29,7 @@
  *     the cards each seat has won before the round start searched; the window is the
  *     caller's (the Python driver probes with null windows).
  *   - one transposition table keyed on round starts only (within a round two joint actions
- *     never meet again), holding the value-to-go or its floor and ceiling (Q4), or a floor
- *     and a ceiling (Q1-Q3)
+ *     never meet again), holding the value-to-go (Q4) or a floor and a ceiling (Q1-Q3)
  *     relative to an offset: P's cards, or the least of P's leads c_P - c_Q, whose
  *     differences to the others' leads join the key when three or more seats play (the
  *     margin does not add up over rounds then); open addressing, the full key stored.
@@ -214,6 +215,13 @@ static Entry *table_claim(Solver *q, const Key *key) {
     return slot_entry(q, q->slots, j);
 }
 
+static int table_find(Solver *q, const Key *key, double *value) {
+    Entry *entry = table_slot(q, key);
+    if (!entry) return 0;
+    *value = entry->value;
+    return 1;
+}
+
 /* Fetch key's home slot into the cache ahead of its probe. */
 static inline void table_prefetch(const Solver *q, const Key *key) {
     if (q->capacity) __builtin_prefetch((const char *)q->slots + slot_of(key, q->capacity) * slot_size(q));
@@ -222,6 +230,11 @@ static inline void table_prefetch(const Solver *q, const Key *key) {
 static void table_store2(Solver *q, const Key *key, double floor, double ceiling) {
     Entry *entry = table_claim(q, key);
     if (entry) { entry->bounds[0] = (int32_t)floor; entry->bounds[1] = (int32_t)ceiling; }
+}
+
+static void table_store(Solver *q, const Key *key, double value) {
+    Entry *entry = table_claim(q, key);
+    if (entry) entry->value = value;
 }
 
 /* A round start counted as expanded: 0 when a budget ends the search there. */
@@ -248,12 +261,9 @@ static inline void play(const Solver *q, const Node *node, const Options *o, con
 
 /* ----- matrix games -------------------------------------------------------------------- */
 
-/* The value of the game m (rows maximise) by the simplex method (Bland's rule), with an
- * optimal mix of each side into x and y. */
-static double simplex_solve(double m[MAXA][MAXA], int rows, int cols, double *x, double *y) {
+static double simplex_value(double m[MAXA][MAXA], int rows, int cols) {
     /* Column player: max sum y subject to M' y <= 1, y >= 0, with M' = M + shift > 0; the
-     * game's value is 1 / sum y - shift, and the slacks' reduced costs are the row player's
-     * mix (the dual), scaled by the same sum. */
+     * game's value is 1 / sum y - shift. */
     double low = m[0][0];
     for (int r = 0; r < rows; r++) for (int c = 0; c < cols; c++) if (m[r][c] < low) low = m[r][c];
     double shift = 1.0 - low;
@@ -291,17 +301,24 @@ static double simplex_solve(double m[MAXA][MAXA], int rows, int cols, double *x,
         }
         basis[leave] = enter;
     }
-    double total = t[rows][width];
-    for (int c = 0; c < cols; c++) y[c] = 0;
-    for (int r = 0; r < rows; r++) if (basis[r] < cols) y[basis[r]] = t[r][width] / total;
-    for (int r = 0; r < rows; r++) x[r] = t[rows][cols + r] > 0 ? t[rows][cols + r] / total : 0;
-    return 1.0 / total - shift;
+    return 1.0 / t[rows][width] - shift;
 }
 
-/* Lines of m left by iterated removal of weakly dominated rows and columns (the value stays,
- * and optimal mixes of what is left are optimal in the whole game), in row_on / col_on. */
-static void undominated(double m[MAXA][MAXA], int rows, int cols, int row_on[MAXA], int col_on[MAXA]) {
-    int nr = rows, nc = cols, changed = 1;
+static double matrix_value(Solver *q, double m[MAXA][MAXA], int rows, int cols) {
+    q->matrix_games++;
+    double maxmin = -INFINITY, minmax = INFINITY;
+    for (int r = 0; r < rows; r++) {
+        double low = INFINITY;
+        for (int c = 0; c < cols; c++) if (m[r][c] < low) low = m[r][c];
+        if (low > maxmin) maxmin = low;
+    }
+    for (int c = 0; c < cols; c++) {
+        double high = -INFINITY;
+        for (int r = 0; r < rows; r++) if (m[r][c] > high) high = m[r][c];
+        if (high < minmax) minmax = high;
+    }
+    if (maxmin >= minmax - EPS) { q->saddles++; return maxmin; }
+    int row_on[MAXA], col_on[MAXA], nr = rows, nc = cols, changed = 1;
     for (int r = 0; r < rows; r++) row_on[r] = 1;
     for (int c = 0; c < cols; c++) col_on[c] = 1;
     while (changed) {
@@ -325,129 +342,28 @@ static void undominated(double m[MAXA][MAXA], int rows, int cols, int row_on[MAX
             }
         }
     }
-}
-
-static inline void pure(double *mix, int size, int index) {
-    for (int i = 0; i < size; i++) mix[i] = i == index;
-}
-
-/* The value of the game on the kept lines of m (nr rows, nc columns, in k), with an optimal
- * mix of each side over those lines: one line left, the 2x2 formula, else the simplex. */
-static double reduced_solve(Solver *q, double k[MAXA][MAXA], int nr, int nc, double *x, double *y) {
-    if (nr == 1 || nc == 1) {
-        int best = 0;
-        for (int i = 1; i < (nr == 1 ? nc : nr); i++)
-            if (nr == 1 ? k[0][i] < k[0][best] : k[i][0] > k[best][0]) best = i;
-        pure(x, nr, nr == 1 ? 0 : best);
-        pure(y, nc, nr == 1 ? best : 0);
-        return nr == 1 ? k[0][best] : k[best][0];
+    double k[MAXA][MAXA];
+    int i = 0;
+    for (int r = 0; r < rows; r++) {
+        if (!row_on[r]) continue;
+        int j = 0;
+        for (int c = 0; c < cols; c++) if (col_on[c]) k[i][j++] = m[r][c];
+        i++;
     }
+    if (nr == 1) { double low = INFINITY; for (int c = 0; c < nc; c++) if (k[0][c] < low) low = k[0][c]; return low; }
+    if (nc == 1) { double high = -INFINITY; for (int r = 0; r < nr; r++) if (k[r][0] > high) high = k[r][0]; return high; }
     if (nr == 2 && nc == 2) {
         double a = k[0][0], b = k[0][1], c = k[1][0], d = k[1][1], den = a - b - c + d;
-        if (fabs(den) > EPS && (a - c) * (d - b) > 0 && (a - b) * (d - c) > 0) {
-            x[0] = (d - c) / den; x[1] = 1 - x[0];
-            y[0] = (d - b) / den; y[1] = 1 - y[0];
-            return (a * d - b * c) / den;
-        }
+        if (fabs(den) > EPS && (a - c) * (d - b) > 0 && (a - b) * (d - c) > 0) return (a * d - b * c) / den;
     }
     q->lps++;
-    return simplex_solve(k, nr, nc, x, y);
+    return simplex_value(k, nr, nc);
 }
 
-/* The value of the matrix game m (rows maximise) and an optimal mix of each side (x, y):
- * a pure saddle point, iterated removal of weakly dominated lines, the 2x2 formula, else the
- * simplex on what is left. */
-static double matrix_solve(Solver *q, double m[MAXA][MAXA], int rows, int cols, double *x, double *y) {
-    double maxmin = -INFINITY, minmax = INFINITY;
-    int best_row = 0, best_col = 0;
-    for (int r = 0; r < rows; r++) {
-        double low = INFINITY;
-        for (int c = 0; c < cols; c++) if (m[r][c] < low) low = m[r][c];
-        if (low > maxmin) { maxmin = low; best_row = r; }
-    }
-    for (int c = 0; c < cols; c++) {
-        double high = -INFINITY;
-        for (int r = 0; r < rows; r++) if (m[r][c] > high) high = m[r][c];
-        if (high < minmax) { minmax = high; best_col = c; }
-    }
-    if (maxmin >= minmax - EPS) {
-        q->saddles++;
-        pure(x, rows, best_row);
-        pure(y, cols, best_col);
-        return maxmin;
-    }
-    int row_on[MAXA], col_on[MAXA], kept_rows[MAXA], kept_cols[MAXA], nr = 0, nc = 0;
-    undominated(m, rows, cols, row_on, col_on);
-    for (int r = 0; r < rows; r++) if (row_on[r]) kept_rows[nr++] = r;
-    for (int c = 0; c < cols; c++) if (col_on[c]) kept_cols[nc++] = c;
-    double k[MAXA][MAXA], kx[MAXA], ky[MAXA];
-    for (int i = 0; i < nr; i++) for (int j = 0; j < nc; j++) k[i][j] = m[kept_rows[i]][kept_cols[j]];
-    double value = reduced_solve(q, k, nr, nc, kx, ky);
-    for (int r = 0; r < rows; r++) x[r] = 0;
-    for (int c = 0; c < cols; c++) y[c] = 0;
-    for (int i = 0; i < nr; i++) x[kept_rows[i]] = kx[i];
-    for (int j = 0; j < nc; j++) y[kept_cols[j]] = ky[j];
-    return value;
-}
+/* ----- Q4 (two seats): backward induction ------------------------------------------------ */
 
-/* ----- Q4 (two seats): double-oracle alpha-beta ------------------------------------------
- *
- * Every value is the margin won from the round start searched on, solved within a window
- * (alpha, beta) and fail-soft: a value at or below alpha is a ceiling, one at or above beta
- * a floor, one between them exact.  The table keeps the exact value of a round start or,
- * where only a window's answer is known, its floor and ceiling; a start not in it is
- * bounded by the cards still in reach of each seat.
- *
- * A decision where both seats act is a matrix game whose entries are known first only
- * within their bounds (the table's, or the whole round start's).  It is grown from one
- * option of each seat (double oracle): the game restricted to the options in play is solved
- * exactly, then each side's best reply to the other's mix is sought among the options not
- * in play; an entry is solved only where it may make its option a better reply (its window
- * says how far it must reach), and an option whose ceiling against the mix cannot beat the
- * restricted value is never looked at further.  When neither side has a better reply the
- * restricted game's value is the whole game's; when the best replies already prove the
- * value outside the caller's window, the search stops there.  A decision of one seat is
- * plain alpha-beta, its options' bounds first. */
-
-#define Q4_TOL 1e-11
-/* A ceiling or floor kept in the table: a quiet NaN carrying each bound in 2^-18 of a card,
- * rounded outwards (so a kept bound only loosens), where an exact value is a plain double. */
-#define BOXED 0x7ff8000000000000ULL
-#define BOUND_SCALE 262144.0
-#define BOUND_OFFSET 16777216LL          /* 2^24: a bound's field holds 0 .. 2^25 - 1 */
-#define BOUND_MASK ((1ULL << 25) - 1)
-
-static inline u64 bound_field(double bound, int up) {
-    double scaled = up ? ceil(bound * BOUND_SCALE) : floor(bound * BOUND_SCALE);
-    long long field = (long long)fmax(-BOUND_OFFSET, fmin(BOUND_OFFSET - 1, scaled)) + BOUND_OFFSET;
-    return (u64)field;
-}
-
-static inline void q4_keep(Solver *q, const Key *key, double floor, double ceiling, double value) {
-    Entry *entry = table_claim(q, key);
-    if (!entry) return;
-    if (ceiling - floor <= Q4_TOL) { entry->value = value; return; }
-    u64 bits = BOXED | bound_field(floor, 0) << 25 | bound_field(ceiling, 1);
-    memcpy(entry, &bits, sizeof bits);
-}
-
-/* An entry's floor and ceiling; 1 where it is exact. */
-static inline int q4_read(const Entry *entry, double *floor, double *ceiling) {
-    u64 bits;
-    memcpy(&bits, entry, sizeof bits);
-    if ((bits & BOXED) != BOXED) { *floor = *ceiling = entry->value; return 1; }
-    *floor = ((long long)(bits >> 25 & BOUND_MASK) - BOUND_OFFSET) / BOUND_SCALE;
-    *ceiling = ((long long)(bits & BOUND_MASK) - BOUND_OFFSET) / BOUND_SCALE;
-    return 0;
-}
-
-/* The margin still to be won from s lies between what the other seat and P can still win:
- * of the cards that may reach a trick pile, all but those out of each one's reach. */
-static inline void static_margin(const Solver *q, const Start *s, double *floor, double *ceiling) {
-    int spare = cards_reachable(&q->game, s);
-    *ceiling = spare - cards_out_of_reach(&q->game, s, q->p);
-    *floor = -(double)(spare - cards_out_of_reach(&q->game, s, 1 - q->p));
-}
+static double start_value_at(Solver *q, const Start *s, const Key *key);
+static double node_value(Solver *q, const Node *node);
 
 enum { ROUND_GOES_ON = 0, ROUND_ENDS = 1, GAME_ENDS = 2 };
 
@@ -477,248 +393,77 @@ static void look_ahead(Solver *q, const Node *node, const Options *o, const int 
     Node child;
     play(q, node, o, a, &child);
     Options after;
-    node_options(&q->game, &child, 1, after.n, after.opt);
+    node_options(&q->game, &child, 0, after.n, after.opt);
     if (after.n[0] || after.n[1]) out->kind = ROUND_GOES_ON;
     else round_end(q, &child, out);
 }
 
-/* The bounds of an outcome: exact where the game ends, the next round start's (table or
- * cards in reach) plus the margin won where the round ends, else those of the round start
- * searched on (low, high). */
-static void outcome_bounds(Solver *q, const Outcome *out, double low, double high, double *floor, double *ceiling) {
-    if (out->kind == GAME_ENDS) { *floor = *ceiling = out->gained; return; }
-    if (out->kind == ROUND_GOES_ON) { *floor = low; *ceiling = high; return; }
-    const Entry *entry = table_slot(q, &out->key);
-    if (!entry) { *floor = low; *ceiling = high; return; }
-    if (q4_read(entry, floor, ceiling)) q->hits++;
-    *floor += out->gained;
-    *ceiling += out->gained;
+/* The value of a round's end: the margin won in it, plus the value-to-go of the next round start. */
+static double round_end_value(Solver *q, const Outcome *out) {
+    return out->kind == ROUND_ENDS ? out->gained + start_value_at(q, &out->next, &out->key) : out->gained;
 }
 
-static double q4_start(Solver *q, const Start *s, const Key *key, double alpha, double beta);
-static double q4_node(Solver *q, const Node *node, double alpha, double beta, double low, double high);
-
-/* The value of the joint action a at node within (alpha, beta), from its outcome. */
-static double outcome_value(Solver *q, const Node *node, const Options *o, const int a[MAXP], const Outcome *out,
-                            double alpha, double beta, double low, double high) {
-    if (out->kind == GAME_ENDS) return out->gained;
-    if (out->kind == ROUND_ENDS) return out->gained + q4_start(q, &out->next, &out->key, alpha - out->gained, beta - out->gained);
+/* The value of joint action a at node, from its outcome. */
+static double outcome_value(Solver *q, const Node *node, const Options *o, const int a[MAXP], const Outcome *out) {
+    if (out->kind != ROUND_GOES_ON) return round_end_value(q, out);
     Node child;
     play(q, node, o, a, &child);
-    return q4_node(q, &child, alpha, beta, low, high);
+    return node_value(q, &child);
 }
 
-/* An outcome's value v found within (alpha, beta) narrows its floor and ceiling. */
-static inline void narrow(double v, double alpha, double beta, double *floor, double *ceiling) {
-    if (v <= alpha + Q4_TOL) { if (v < *ceiling) *ceiling = v; }
-    else if (v >= beta - Q4_TOL) { if (v > *floor) *floor = v; }
-    else *floor = *ceiling = v;
-    if (*ceiling - *floor <= Q4_TOL) *floor = *ceiling = v;
-}
-
-static inline int known(const double *floor, const double *ceiling, int i) { return ceiling[i] - floor[i] <= Q4_TOL; }
-
-/* One decision of a single seat: alpha-beta, each option skipped where its bounds cannot
- * move the best so far or the window. */
-static double single_value(Solver *q, const Node *node, const Options *o, int seat, double alpha, double beta,
-                           double low, double high) {
-    int n = o->n[seat], maximise = seat == q->p, a[MAXP] = {0, 0};
-    Outcome out[n];
-    double floor[n], ceiling[n];
-    for (a[seat] = 0; a[seat] < n; a[seat]++) look_ahead(q, node, o, a, &out[a[seat]]);
-    for (int i = 0; i < n; i++) outcome_bounds(q, &out[i], low, high, &floor[i], &ceiling[i]);
-    double best = maximise ? -INFINITY : INFINITY;
-    for (a[seat] = 0; a[seat] < n; a[seat]++) {
-        int i = a[seat];
-        if (maximise) {
-            double from = fmax(alpha, best);
-            if (floor[i] >= beta) return floor[i];
-            if (ceiling[i] <= from) { best = fmax(best, ceiling[i]); continue; }
-            double v = known(floor, ceiling, i) ? floor[i] : outcome_value(q, node, o, a, &out[i], from, beta, low, high);
-            if (q->aborted) return 0;
-            if (v > best) best = v;
-            if (best >= beta) return best;
-        } else {
-            double to = fmin(beta, best);
-            if (ceiling[i] <= alpha) return ceiling[i];
-            if (floor[i] >= to) { best = fmin(best, floor[i]); continue; }
-            double v = known(floor, ceiling, i) ? floor[i] : outcome_value(q, node, o, a, &out[i], alpha, to, low, high);
-            if (q->aborted) return 0;
-            if (v < best) best = v;
-            if (best <= alpha) return best;
-        }
-    }
-    return best;
-}
-
-/* A matrix game being grown: its entries' outcomes and bounds (row r: P's option, column
- * c: the other seat's; entry r * cols + c), and the options in play. */
-typedef struct {
-    const Node *node;
-    const Options *o;
-    int rows, cols;
-    Outcome *out;
-    double *floor, *ceiling;
-    double low, high;            /* the round start's bounds */
-    int nr, nc, row[MAXA], col[MAXA], row_in[MAXA], col_in[MAXA];
-} Growing;
-
-/* Entry (r, c) solved within (alpha, beta): its bounds narrow. */
-static void solve_entry(Solver *q, Growing *g, int r, int c, double alpha, double beta) {
-    int i = r * g->cols + c, a[MAXP];
-    if (known(g->floor, g->ceiling, i)) return;
-    a[q->p] = r;
-    a[1 - q->p] = c;
-    double v = outcome_value(q, g->node, g->o, a, &g->out[i], alpha, beta, g->low, g->high);
-    if (!q->aborted) narrow(v, alpha, beta, &g->floor[i], &g->ceiling[i]);
-}
-
-/* Row r (column c) joins the options in play, its entries against those in play solved. */
-static void add_row(Solver *q, Growing *g, int r) {
-    g->row[g->nr++] = r;
-    g->row_in[r] = 1;
-    for (int j = 0; j < g->nc && !q->aborted; j++) solve_entry(q, g, r, g->col[j], -INFINITY, INFINITY);
-}
-
-static void add_col(Solver *q, Growing *g, int c) {
-    g->col[g->nc++] = c;
-    g->col_in[c] = 1;
-    for (int i = 0; i < g->nr && !q->aborted; i++) solve_entry(q, g, g->row[i], c, -INFINITY, INFINITY);
-}
-
-/* The best reply of P (`rows`) or of the other seat to the mix `mix` over the other side's
- * options in play, among the options not in play, where it beats `bar` (above for P, below
- * for the other): its index (-1: none), with *bound the best (or worst) payoff any option
- * not in play can reach against the mix, exact where it beats `bar`.  An entry is solved
- * only as far as its option might still beat `bar` (or the best reply found so far). */
-static int best_reply(Solver *q, Growing *g, int rows, const double *mix, double bar, double *bound) {
-    int sign = rows ? 1 : -1, n = rows ? g->rows : g->cols, k = rows ? g->nc : g->nr, best = -1;
-    const int *in = rows ? g->row_in : g->col_in, *other = rows ? g->col : g->row;
-    const double *edge = rows ? g->ceiling : g->floor;  /* the optimistic bound, for this side */
-    double reach[MAXA];
-    int order[MAXA], m = 0;
-    /* each candidate's optimistic payoff, best first, so that the bar rises early */
-    for (int i = 0; i < n; i++) {
-        if (in[i]) continue;
-        double sum = 0;
-        for (int j = 0; j < k; j++) {
-            if (mix[j] <= 0) continue;
-            int e = rows ? i * g->cols + other[j] : other[j] * g->cols + i;
-            sum += mix[j] * edge[e];
-        }
-        reach[i] = sum;
-        int at = m++;
-        while (at > 0 && sign * reach[order[at - 1]] < sign * sum) { order[at] = order[at - 1]; at--; }
-        order[at] = i;
-    }
-    *bound = -sign * INFINITY;
-    for (int t = 0; t < m; t++) {
-        int i = order[t];
-        double sum = reach[i];
-        for (int j = 0; j < k && sign * (sum - bar) > Q4_TOL; j++) {
-            if (mix[j] <= 0) continue;
-            int e = rows ? i * g->cols + other[j] : other[j] * g->cols + i;
-            if (known(g->floor, g->ceiling, e)) continue;
-            double rest = sum - mix[j] * edge[e], cut = (bar - rest) / mix[j];
-            if (rows) solve_entry(q, g, i, other[j], cut, INFINITY);
-            else solve_entry(q, g, other[j], i, -INFINITY, cut);
-            if (q->aborted) return -1;
-            sum = rest + mix[j] * edge[e];
-        }
-        if (sign * (sum - bar) > Q4_TOL) { bar = sum; best = i; }
-        if (sign * (sum - *bound) > 0) *bound = sum;
-    }
-    return best;
-}
-
-static double matrix_node(Solver *q, const Node *node, const Options *o, double alpha, double beta, double low,
-                          double high) {
-    int p = q->p, other = 1 - p, rows = o->n[p], cols = o->n[other], size = rows * cols, a[MAXP];
-    Outcome out[size];  /* sized to the matrix, as the recursion keeps one per decision on the stack */
-    double floor[size], ceiling[size];
-    for (a[p] = 0; a[p] < rows; a[p]++)
-        for (a[other] = 0; a[other] < cols; a[other]++) look_ahead(q, node, o, a, &out[a[p] * cols + a[other]]);
-    int all_known = 1;
-    for (int i = 0; i < size; i++) {
-        outcome_bounds(q, &out[i], low, high, &floor[i], &ceiling[i]);
-        all_known &= known(floor, ceiling, i);
-    }
-    q->matrix_games++;
-    double m[MAXA][MAXA], x[MAXA], y[MAXA];
-    if (all_known) {
-        for (int r = 0; r < rows; r++) for (int c = 0; c < cols; c++) m[r][c] = floor[r * cols + c];
-        return matrix_solve(q, m, rows, cols, x, y);
-    }
-    Growing g = {node, o, rows, cols, out, floor, ceiling, low, high, 0, 0, {0}, {0}, {0}, {0}};
-
-    add_row(q, &g, 0);
-    add_col(q, &g, 0);
-    for (;;) {
-        if (q->aborted) return 0;
-        for (int i = 0; i < g.nr; i++) for (int j = 0; j < g.nc; j++) m[i][j] = floor[g.row[i] * cols + g.col[j]];
-        double value = matrix_solve(q, m, g.nr, g.nc, x, y), ceiling_all, floor_all;
-        int r = best_reply(q, &g, 1, y, fmax(value, alpha), &ceiling_all);
-        if (q->aborted) return 0;
-        int c = best_reply(q, &g, 0, x, fmin(value, beta), &floor_all);
-        if (q->aborted) return 0;
-        /* the game's value lies between the other's best reply to x and P's to y */
-        double above = fmax(value, ceiling_all), below = fmin(value, floor_all);
-        if (above <= alpha) return above;
-        if (below >= beta) return below;
-        if (r < 0 && c < 0) {
-            if (value < alpha) return fmin(above, alpha);
-            if (value > beta) return fmax(below, beta);
-            return value;
-        }
-        if (r >= 0) add_row(q, &g, r);
-        if (c >= 0) add_col(q, &g, c);
-    }
-}
-
-/* The margin won from node's round start on (its bounds low, high), within (alpha, beta). */
-static double q4_node(Solver *q, const Node *node, double alpha, double beta, double low, double high) {
+static double node_value(Solver *q, const Node *node) {
     Options o;
-    node_options(&q->game, node, 1, o.n, o.opt);
-    if (o.n[0] && o.n[1]) return matrix_node(q, node, &o, alpha, beta, low, high);
-    if (o.n[0] || o.n[1]) {
-        double v = single_value(q, node, &o, o.n[0] ? 0 : 1, alpha, beta, low, high);
-        return v;
+    node_options(&q->game, node, 0, o.n, o.opt);
+    if (!o.n[0] && !o.n[1]) {
+        Outcome out;
+        round_end(q, node, &out);
+        return round_end_value(q, &out);
     }
-    Outcome out;
-    round_end(q, node, &out);
-    return outcome_value(q, node, &o, (int[MAXP]){0}, &out, alpha, beta, low, high);
+    int p = q->p, other = 1 - p, a[MAXP] = {0, 0};
+    if (o.n[0] && o.n[1]) {  /* rows: P's options; columns: O's */
+        double m[MAXA][MAXA];
+        Outcome out[o.n[p] * o.n[other]];  /* row by row; sized to the matrix, as the recursion
+                                            * keeps one per decision on the stack */
+        int k = 0;
+        for (a[p] = 0; a[p] < o.n[p]; a[p]++)
+            for (a[other] = 0; a[other] < o.n[other]; a[other]++) look_ahead(q, node, &o, a, &out[k++]);
+        k = 0;
+        for (a[p] = 0; a[p] < o.n[p]; a[p]++)
+            for (a[other] = 0; a[other] < o.n[other]; a[other]++) {
+                m[a[p]][a[other]] = outcome_value(q, node, &o, a, &out[k++]);
+                if (q->aborted) return 0;
+            }
+        return matrix_value(q, m, o.n[p], o.n[other]);
+    }
+    int seat = o.n[0] ? 0 : 1;
+    double best = seat == p ? -INFINITY : INFINITY;
+    Outcome out[o.n[seat]];
+    for (a[seat] = 0; a[seat] < o.n[seat]; a[seat]++) look_ahead(q, node, &o, a, &out[a[seat]]);
+    for (a[seat] = 0; a[seat] < o.n[seat]; a[seat]++) {
+        double v = outcome_value(q, node, &o, a, &out[a[seat]]);
+        if (q->aborted) return 0;
+        best = seat == p ? fmax(best, v) : fmin(best, v);
+    }
+    return best;
 }
 
-
-/* The value-to-go of round start s (key: its key) within (alpha, beta); what the search
- * proves joins its table entry. */
-static double q4_start(Solver *q, const Start *s, const Key *key, double alpha, double beta) {
-    if (q->aborted) return 0;
-    double floor, ceiling, low, high;
-    const Entry *entry = table_slot(q, key);
-    if (entry && q4_read(entry, &floor, &ceiling)) { q->hits++; return floor; }
-    /* the cards in reach bound every node of the round; the table's bounds only its start */
-    static_margin(q, s, &low, &high);
-    if (!entry) { floor = low; ceiling = high; }
-    if (floor >= beta || ceiling - floor <= Q4_TOL) return floor;
-    if (ceiling <= alpha) return ceiling;
-    if (!count_start(q)) return 0;
-    double from = fmax(alpha, floor), to = fmin(beta, ceiling);
-    if (to - from < 4 * Q4_TOL) { from -= 2 * Q4_TOL; to += 2 * Q4_TOL; }  /* a window must tell fail-low from fail-high */
-    Node node;
-    open_round(&q->game, s, &node);
-    double value = q4_node(q, &node, from, to, low, high);
-    if (q->aborted) return 0;
-    narrow(value, from, to, &floor, &ceiling);
-    q4_keep(q, key, floor, ceiling, value);
-    return value;
-}
-
-/* The exact value-to-go of round start s. */
 static double start_value(Solver *q, const Start *s) {
     Key key;
     start_key(&q->game, s, &key);
-    return q4_start(q, s, &key, -INFINITY, INFINITY);
+    return start_value_at(q, s, &key);
+}
+
+/* As start_value, with the key of s already made. */
+static double start_value_at(Solver *q, const Start *s, const Key *key) {
+    if (q->aborted) return 0;
+    double value;
+    if (table_find(q, key, &value)) { q->hits++; return value; }
+    if (!count_start(q)) return 0;
+    Node node;
+    open_round(&q->game, s, &node);
+    value = node_value(q, &node);
+    if (!q->aborted) table_store(q, key, value);
+    return value;
 }
 
 /* ----- Q1-Q3: alpha-beta over max/min layers ------------------------------------------- */
