@@ -382,7 +382,7 @@ static void round_end(Solver *q, const Node *node, Outcome *out) {
     out->kind = close_round(&q->game, node, &out->next, gain) ? ROUND_ENDS : GAME_ENDS;
     out->gained = gain[q->p] - gain[1 - q->p];
     if (out->kind == ROUND_ENDS) {
-        start_key(&q->game, &out->next, &out->key);
+        value_class_key(&q->game, &out->next, &out->key);
         table_prefetch(q, &out->key);
     }
 }
@@ -414,6 +414,7 @@ static double outcome_value(Solver *q, const Node *node, const Options *o, const
 static double node_value(Solver *q, const Node *node) {
     Options o;
     node_options(&q->game, node, 0, o.n, o.opt);
+    distinct_options(&q->game, node, o.n, o.opt);
     if (!o.n[0] && !o.n[1]) {
         Outcome out;
         round_end(q, node, &out);
@@ -449,7 +450,7 @@ static double node_value(Solver *q, const Node *node) {
 
 static double start_value(Solver *q, const Start *s) {
     Key key;
-    start_key(&q->game, s, &key);
+    value_class_key(&q->game, s, &key);
     return start_value_at(q, s, &key);
 }
 
