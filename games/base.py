@@ -584,8 +584,9 @@ class SimultaneousGame(Game):
         return 0
 
     def value_key(self, state: State) -> Hashable:
-        """A round start's key for the mixed-strategy search, which keeps values only (no
-        lines): positions that share it have the same value-to-go; by default `key`."""
+        """A round start's key for the searches whose tables keep values or bounds only (no
+        lines): positions that share it have the same value-to-go in every question; by
+        default `key`."""
         return self.key(state)
 
     def cards_reachable_by(self, state: State, seat: int) -> int:

@@ -585,8 +585,8 @@ static double ab_node(Solver *q, const Node *node, const int won[MAXP], double a
 
 /* The key of round start s with P's leads (margin, three or more seats) and the offset
  * that turns a stored value into the state's value. */
-static inline int table_key(const Solver *q, const Start *s, const int won[MAXP], int spare, Key *key) {
-    start_key(&q->game, s, key);
+static inline int table_key(Solver *q, const Start *s, const int won[MAXP], int spare, Key *key) {
+    value_class_key(&q->game, s, key);
     if (!q->margin) return won[q->p];
     int least = INT32_MAX;
     for (int seat = 0; seat < q->seats; seat++)

@@ -248,6 +248,14 @@ def plain_q4(state: State, seat: int) -> float:
     return analyse(plain, state, seat, ("q4",), engine="python").answers["q4"].margin
 
 
+def plain_paranoid(state: State, seat: int) -> dict[str, tuple[int, int]]:
+    """Q1-Q3 (cards, margin) by the Python search keyed on the plain key."""
+    plain = DevilsThrone(2)
+    plain.value_key = plain.key
+    answers = analyse(plain, state, seat, ("q1", "q2", "q3"), engine="python").answers
+    return {question: (answer.cards, answer.margin) for question, answer in answers.items()}
+
+
 def merged_case(seed: int) -> tuple[DevilsThrone, State, list[State], int]:
     """A late round start (hands even or not), the positions that share its value key, P."""
     game = DevilsThrone(2)
@@ -269,13 +277,30 @@ def test_positions_that_share_a_value_key_have_equal_values_searched_apart(seed)
         assert plain_q4(other, seat) == pytest.approx(value, abs=TOLERANCE)
 
 
+@pytest.mark.parametrize("seed", range(12))
+def test_positions_that_share_a_value_key_have_equal_paranoid_values(seed):
+    """As above for Q1-Q3 (both payoffs), whose tables are keyed the same way; on the
+    smallest, the brute force over every joint action agrees."""
+    game, state, others, seat = merged_case(seed)
+    values = plain_paranoid(state, seat)
+    if sum(map(len, state.hands)) <= 6:
+        assert values == {question: tuple(brute_paranoid(game, state, seat, question, payoff)
+                                          for payoff in ("cards", "margin")) for question in values}
+    for other in others:
+        assert plain_paranoid(other, seat) == values
+        answers = analyse(game, other, seat, ("q1", "q2", "q3"), engine="python").answers
+        assert {question: (answer.cards, answer.margin) for question, answer in answers.items()} == values
+
+
 @needs_core
 @pytest.mark.parametrize("seed", range(12))
-def test_the_compiled_q4_of_merged_positions_is_the_plain_value(seed):
+def test_the_compiled_values_of_merged_positions_are_the_plain_ones(seed):
     game, state, others, seat = merged_case(seed)
     for other in [state, *others]:
-        compiled = analyse(game, other, seat, ("q4",), engine="compiled").answers["q4"].margin
-        assert compiled == pytest.approx(plain_q4(other, seat), abs=TOLERANCE)
+        compiled = analyse(game, other, seat, ("q1", "q2", "q3", "q4"), engine="compiled").answers
+        assert compiled["q4"].margin == pytest.approx(plain_q4(other, seat), abs=TOLERANCE)
+        assert {question: (compiled[question].cards, compiled[question].margin)
+                for question in ("q1", "q2", "q3")} == plain_paranoid(other, seat)
 
 
 # ----- the compiled Q4 against the Python reference --------------------------------------------
