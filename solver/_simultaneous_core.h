@@ -10,7 +10,8 @@
  *     strategies, by backward induction: a matrix game where both seats act, max (P) or
  *     min (O) where one does.  Matrix games: a pure saddle point, iterated removal of weakly
  *     dominated lines, the 2x2 formula, else a dense simplex (Bland's rule) on the shifted
- *     game, as solver/simultaneous.py does with GLOP.  Options in the rules' order.  At each
+ *     game, as solver/simultaneous.py does with GLOP.  Options in the rules' order, those
+ *     of equal value merged (distinct_options: their rows or columns would be equal).  At each
  *     decision every joint action is first played to its outcome, and where the round ends
  *     there the next round start's slot is fetched ahead; then each is valued: the probes of
  *     one matrix overlap in memory instead of waiting one after another.
@@ -29,7 +30,7 @@
  *     the cards each seat has won before the round start searched; the window is the
  *     caller's (the Python driver probes with null windows).
  *   - one transposition table keyed on round starts only (within a round two joint actions
- *     never meet again), holding the value-to-go (Q4) or a floor and a ceiling (Q1-Q3)
+ *     never meet again), by value_class_key (round starts of equal values share it), holding the value-to-go (Q4) or a floor and a ceiling (Q1-Q3)
  *     relative to an offset: P's cards, or the least of P's leads c_P - c_Q, whose
  *     differences to the others' leads join the key when three or more seats play (the
  *     margin does not add up over rounds then); open addressing, the full key stored.
@@ -55,6 +56,14 @@
  *                                               the exact table key, never all 0
  *   int key_words(const Ctx *)                  1 where every key's second word is 0 (the
  *                                               table then keeps one word a key), else 2
+ *   void value_class_key(Ctx *, const Start *, Key *)
+ *                                               the key the table uses: start_key's, or one
+ *                                               shared only by round starts of equal values
+ *                                               in every question (Ctx: may fill a cache)
+ *   void distinct_options(const Ctx *, const Node *, int n[MAXP], int opt[MAXP][MAXA])
+ *                                               in place, in the rules' order: one option of
+ *                                               each set whose children have equal values
+ *                                               (equal rows or columns of a matrix game)
  *   int cards_reachable(const Ctx *, const Start *)
  *                                               no seat's cards move by more from here
  *   int cards_out_of_reach(const Ctx *, const Start *, int seat)
