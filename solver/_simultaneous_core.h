@@ -60,6 +60,8 @@
  *                                               the key the table uses: start_key's, or one
  *                                               shared only by round starts of equal values
  *                                               in every question (Ctx: may fill a cache)
+ *   void value_class_prefetch(const Ctx *, const Start *)
+ *                                               fetch ahead what value_class_key will read
  *   void distinct_options(const Ctx *, const Node *, int n[MAXP], int opt[MAXP][MAXA])
  *                                               in place, in the rules' order: one option of
  *                                               each set whose children have equal values
@@ -385,26 +387,32 @@ typedef struct {
     int kind;
 } Outcome;
 
-/* The outcome of a round over at node; the next round start's slot is fetched ahead. */
-static void round_end(Solver *q, const Node *node, Outcome *out) {
+/* The key of an outcome's next round start, its slot fetched ahead. */
+static inline void key_outcome(Solver *q, Outcome *out) {
+    if (out->kind != ROUND_ENDS) return;
+    value_class_key(&q->game, &out->next, &out->key);
+    table_prefetch(q, &out->key);
+}
+
+/* The outcome of a round over at node; with `keyed` its key made, else only what making it
+ * reads fetched ahead (key_outcome later). */
+static void round_end(Solver *q, const Node *node, Outcome *out, int keyed) {
     int gain[MAXP];
     out->kind = close_round(&q->game, node, &out->next, gain) ? ROUND_ENDS : GAME_ENDS;
     out->gained = gain[q->p] - gain[1 - q->p];
-    if (out->kind == ROUND_ENDS) {
-        value_class_key(&q->game, &out->next, &out->key);
-        table_prefetch(q, &out->key);
-    }
+    if (keyed) key_outcome(q, out);
+    else if (out->kind == ROUND_ENDS) value_class_prefetch(&q->game, &out->next);
 }
 
-/* The outcome of the joint action a at node: a matrix's entries are all looked at first, so
- * that the probes of their next round starts overlap in memory. */
+/* The outcome of the joint action a at node: a matrix's entries are all looked at first, then
+ * keyed, so that the memory their keys and probes read is fetched for all at once. */
 static void look_ahead(Solver *q, const Node *node, const Options *o, const int a[MAXP], Outcome *out) {
     Node child;
     play(q, node, o, a, &child);
     Options after;
     node_options(&q->game, &child, 0, after.n, after.opt);
     if (after.n[0] || after.n[1]) out->kind = ROUND_GOES_ON;
-    else round_end(q, &child, out);
+    else round_end(q, &child, out, 0);
 }
 
 /* The value of a round's end: the margin won in it, plus the value-to-go of the next round start. */
@@ -426,7 +434,7 @@ static double node_value(Solver *q, const Node *node) {
     distinct_options(&q->game, node, o.n, o.opt);
     if (!o.n[0] && !o.n[1]) {
         Outcome out;
-        round_end(q, node, &out);
+        round_end(q, node, &out, 1);
         return round_end_value(q, &out);
     }
     int p = q->p, other = 1 - p, a[MAXP] = {0, 0};
@@ -437,6 +445,7 @@ static double node_value(Solver *q, const Node *node) {
         int k = 0;
         for (a[p] = 0; a[p] < o.n[p]; a[p]++)
             for (a[other] = 0; a[other] < o.n[other]; a[other]++) look_ahead(q, node, &o, a, &out[k++]);
+        for (int i = 0; i < k; i++) key_outcome(q, &out[i]);
         k = 0;
         for (a[p] = 0; a[p] < o.n[p]; a[p]++)
             for (a[other] = 0; a[other] < o.n[other]; a[other]++) {
@@ -449,6 +458,7 @@ static double node_value(Solver *q, const Node *node) {
     double best = seat == p ? -INFINITY : INFINITY;
     Outcome out[o.n[seat]];
     for (a[seat] = 0; a[seat] < o.n[seat]; a[seat]++) look_ahead(q, node, &o, a, &out[a[seat]]);
+    for (int i = 0; i < o.n[seat]; i++) key_outcome(q, &out[i]);
     for (a[seat] = 0; a[seat] < o.n[seat]; a[seat]++) {
         double v = outcome_value(q, node, &o, a, &out[a[seat]]);
         if (q->aborted) return 0;

@@ -202,12 +202,23 @@ static inline int relabel_commons(const Ctx *c, const Start *s, u64 bits[MAXP], 
 /* Where every count is 0 or 1, the relabelled commons of both hands depend only on which
  * ranks each holds and whether an ace is held (the pattern): the deal's cache keeps them, a
  * slot a pattern (bit 63 set, the pattern from bit 40, the two hands' 20 + 20 bits). */
+static inline u64 relabel_pattern(const Start *s) {
+    return (u64)(commons_held(s, 0) >> 4) | (u64)(commons_held(s, 1) >> 4) << 10 | (u64)(s->hand[0][1] || s->hand[1][1]) << 20;
+}
+
+static inline size_t relabel_slot(u64 pattern) {
+    return (size_t)((pattern * 0x9e3779b97f4a7c15ULL) >> (64 - RELABEL_CACHE_BITS));
+}
+
+/* Fetch the cache slot that value_class_key(c, s) will read. */
+static inline void value_class_prefetch(const Ctx *c, const Start *s) {
+    if (c->players == 2) __builtin_prefetch(&c->relabelled[relabel_slot(relabel_pattern(s))]);
+}
+
 static inline void value_class_key(Ctx *c, const Start *s, Key *key) {
     u64 bits[MAXP] = {hand_bits_specials(s, 0), hand_bits_specials(s, 1), 0, 0};
     if (c->players == 2 && !commons_repeated(s, 0) && !commons_repeated(s, 1) && !mover_held(c, s)) {
-        u64 pattern = (u64)(commons_held(s, 0) >> 4) | (u64)(commons_held(s, 1) >> 4) << 10
-                      | (u64)(s->hand[0][1] || s->hand[1][1]) << 20;
-        u64 *slot = &c->relabelled[(pattern * 0x9e3779b97f4a7c15ULL) >> (64 - RELABEL_CACHE_BITS)];
+        u64 pattern = relabel_pattern(s), *slot = &c->relabelled[relabel_slot(pattern)];
         if (*slot >> 40 != (pattern | 1u << 23)) {
             relabel_commons(c, s, bits, NULL);
             *slot = (u64)1 << 63 | pattern << 40 | bits[0] >> 3 | bits[1] >> 3 << 20;
