@@ -14,8 +14,8 @@ at the same time (rather than against a table measured another day):
     python bench/ab.py /tmp/old . --seeds 0-99 --time-limit 20
 
 Prints one line per deal, then: deals decided by each, whether every verdict and score of
-the deals both decided agree, the median / min / max state ratio OLD/NEW and the median
-seconds of each.
+the deals both decided agree, the median / min / max state ratio OLD/NEW, the median
+seconds of each, and the median / min / max time ratio NEW/OLD deal by deal.
 """
 
 import argparse
@@ -98,6 +98,10 @@ def main() -> None:
               f"min {ratios[0]:.2f}, max {ratios[-1]:.2f}")
     print(f"median seconds: old {statistics.median(old['seconds'] for old, _ in rows):.3f}, "
           f"new {statistics.median(new['seconds'] for _, new in rows):.3f}")
+    if both:
+        # deal by deal, the two runs side by side: a ratio survives a machine whose speed drifts
+        times = sorted(new["seconds"] / old["seconds"] for old, new in both)
+        print(f"time new/old on those: median {statistics.median(times):.2f}, min {times[0]:.2f}, max {times[-1]:.2f}")
 
 
 if __name__ == "__main__":

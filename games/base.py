@@ -583,6 +583,12 @@ class SimultaneousGame(Game):
         """Of the cards that can still be won, how many `seat` can never win (a sound count)."""
         return 0
 
+    def value_key(self, state: State) -> Hashable:
+        """A round start's key for the searches whose tables keep values or bounds only (no
+        lines): positions that share it have the same value-to-go in every question; by
+        default `key`."""
+        return self.key(state)
+
     def cards_reachable_by(self, state: State, seat: int) -> int:
         """The most `seat`'s score can still gain: the cards that can still be won less those
         out of its reach."""

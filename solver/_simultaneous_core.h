@@ -10,7 +10,8 @@
  *     strategies, by backward induction: a matrix game where both seats act, max (P) or
  *     min (O) where one does.  Matrix games: a pure saddle point, iterated removal of weakly
  *     dominated lines, the 2x2 formula, else a dense simplex (Bland's rule) on the shifted
- *     game, as solver/simultaneous.py does with GLOP.  Options in the rules' order.  At each
+ *     game, as solver/simultaneous.py does with GLOP.  Options in the rules' order, those
+ *     of equal value merged (distinct_options: their rows or columns would be equal).  At each
  *     decision every joint action is first played to its outcome, and where the round ends
  *     there the next round start's slot is fetched ahead; then each is valued: the probes of
  *     one matrix overlap in memory instead of waiting one after another.
@@ -29,7 +30,7 @@
  *     the cards each seat has won before the round start searched; the window is the
  *     caller's (the Python driver probes with null windows).
  *   - one transposition table keyed on round starts only (within a round two joint actions
- *     never meet again), holding the value-to-go (Q4) or a floor and a ceiling (Q1-Q3)
+ *     never meet again), by value_class_key (round starts of equal values share it), holding the value-to-go (Q4) or a floor and a ceiling (Q1-Q3)
  *     relative to an offset: P's cards, or the least of P's leads c_P - c_Q, whose
  *     differences to the others' leads join the key when three or more seats play (the
  *     margin does not add up over rounds then); open addressing, the full key stored.
@@ -55,6 +56,16 @@
  *                                               the exact table key, never all 0
  *   int key_words(const Ctx *)                  1 where every key's second word is 0 (the
  *                                               table then keeps one word a key), else 2
+ *   void value_class_key(Ctx *, const Start *, Key *)
+ *                                               the key the table uses: start_key's, or one
+ *                                               shared only by round starts of equal values
+ *                                               in every question (Ctx: may fill a cache)
+ *   void value_class_prefetch(const Ctx *, const Start *)
+ *                                               fetch ahead what value_class_key will read
+ *   void distinct_options(const Ctx *, const Node *, int n[MAXP], int opt[MAXP][MAXA])
+ *                                               in place, in the rules' order: one option of
+ *                                               each set whose children have equal values
+ *                                               (equal rows or columns of a matrix game)
  *   int cards_reachable(const Ctx *, const Start *)
  *                                               no seat's cards move by more from here
  *   int cards_out_of_reach(const Ctx *, const Start *, int seat)
@@ -376,26 +387,32 @@ typedef struct {
     int kind;
 } Outcome;
 
-/* The outcome of a round over at node; the next round start's slot is fetched ahead. */
-static void round_end(Solver *q, const Node *node, Outcome *out) {
+/* The key of an outcome's next round start, its slot fetched ahead. */
+static inline void key_outcome(Solver *q, Outcome *out) {
+    if (out->kind != ROUND_ENDS) return;
+    value_class_key(&q->game, &out->next, &out->key);
+    table_prefetch(q, &out->key);
+}
+
+/* The outcome of a round over at node; with `keyed` its key made, else only what making it
+ * reads fetched ahead (key_outcome later). */
+static void round_end(Solver *q, const Node *node, Outcome *out, int keyed) {
     int gain[MAXP];
     out->kind = close_round(&q->game, node, &out->next, gain) ? ROUND_ENDS : GAME_ENDS;
     out->gained = gain[q->p] - gain[1 - q->p];
-    if (out->kind == ROUND_ENDS) {
-        start_key(&q->game, &out->next, &out->key);
-        table_prefetch(q, &out->key);
-    }
+    if (keyed) key_outcome(q, out);
+    else if (out->kind == ROUND_ENDS) value_class_prefetch(&q->game, &out->next);
 }
 
-/* The outcome of the joint action a at node: a matrix's entries are all looked at first, so
- * that the probes of their next round starts overlap in memory. */
+/* The outcome of the joint action a at node: a matrix's entries are all looked at first, then
+ * keyed, so that the memory their keys and probes read is fetched for all at once. */
 static void look_ahead(Solver *q, const Node *node, const Options *o, const int a[MAXP], Outcome *out) {
     Node child;
     play(q, node, o, a, &child);
     Options after;
     node_options(&q->game, &child, 0, after.n, after.opt);
     if (after.n[0] || after.n[1]) out->kind = ROUND_GOES_ON;
-    else round_end(q, &child, out);
+    else round_end(q, &child, out, 0);
 }
 
 /* The value of a round's end: the margin won in it, plus the value-to-go of the next round start. */
@@ -414,9 +431,10 @@ static double outcome_value(Solver *q, const Node *node, const Options *o, const
 static double node_value(Solver *q, const Node *node) {
     Options o;
     node_options(&q->game, node, 0, o.n, o.opt);
+    distinct_options(&q->game, node, o.n, o.opt);
     if (!o.n[0] && !o.n[1]) {
         Outcome out;
-        round_end(q, node, &out);
+        round_end(q, node, &out, 1);
         return round_end_value(q, &out);
     }
     int p = q->p, other = 1 - p, a[MAXP] = {0, 0};
@@ -427,6 +445,7 @@ static double node_value(Solver *q, const Node *node) {
         int k = 0;
         for (a[p] = 0; a[p] < o.n[p]; a[p]++)
             for (a[other] = 0; a[other] < o.n[other]; a[other]++) look_ahead(q, node, &o, a, &out[k++]);
+        for (int i = 0; i < k; i++) key_outcome(q, &out[i]);
         k = 0;
         for (a[p] = 0; a[p] < o.n[p]; a[p]++)
             for (a[other] = 0; a[other] < o.n[other]; a[other]++) {
@@ -439,6 +458,7 @@ static double node_value(Solver *q, const Node *node) {
     double best = seat == p ? -INFINITY : INFINITY;
     Outcome out[o.n[seat]];
     for (a[seat] = 0; a[seat] < o.n[seat]; a[seat]++) look_ahead(q, node, &o, a, &out[a[seat]]);
+    for (int i = 0; i < o.n[seat]; i++) key_outcome(q, &out[i]);
     for (a[seat] = 0; a[seat] < o.n[seat]; a[seat]++) {
         double v = outcome_value(q, node, &o, a, &out[a[seat]]);
         if (q->aborted) return 0;
@@ -449,7 +469,7 @@ static double node_value(Solver *q, const Node *node) {
 
 static double start_value(Solver *q, const Start *s) {
     Key key;
-    start_key(&q->game, s, &key);
+    value_class_key(&q->game, s, &key);
     return start_value_at(q, s, &key);
 }
 
@@ -587,8 +607,8 @@ static double ab_node(Solver *q, const Node *node, const int won[MAXP], double a
 
 /* The key of round start s with P's leads (margin, three or more seats) and the offset
  * that turns a stored value into the state's value. */
-static inline int table_key(const Solver *q, const Start *s, const int won[MAXP], int spare, Key *key) {
-    start_key(&q->game, s, key);
+static inline int table_key(Solver *q, const Start *s, const int won[MAXP], int spare, Key *key) {
+    value_class_key(&q->game, s, key);
     if (!q->margin) return won[q->p];
     int least = INT32_MAX;
     for (int seat = 0; seat < q->seats; seat++)

@@ -23,6 +23,7 @@ def test_a_tree_against_itself_agrees_state_for_state():
     lines = done.stdout.splitlines()
     assert "decided: old 2, new 2 of 2; both 2, verdicts and scores all agree" in lines
     assert "states old/new on those: median 1.00, min 1.00, max 1.00" in lines
+    assert re.fullmatch(r"time new/old on those: median \d+\.\d\d, min \d+\.\d\d, max \d+\.\d\d", lines[-1])
 
 
 def test_bound_gap_script_solves_its_sample_and_reports_it():

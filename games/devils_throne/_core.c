@@ -38,11 +38,15 @@ enum { SELECT = 0, EFFECT = 1, ENVOY = 2, END = 3 };  /* a Node's phase; END: th
 #define MAX_ROUNDS 10
 #define KEY_FREE_BITS 18
 
-/* One deal: the seats, the threes in resolution order, the coins, the reserves top first. */
+#define RELABEL_CACHE_BITS 15
+
+/* One deal: the seats, the threes in resolution order, the coins, the reserves top first;
+ * and a cache of value_class_key's relabellings (zeroed: empty). */
 typedef struct {
     int players, neffects, power[4], owner[4];
     int coins[MAX_ROUNDS];
     int reserve[MAXP][RESERVE_SIZE];
+    u64 relabelled[1 << RELABEL_CACHE_BITS];
 } Ctx;
 
 typedef struct {
@@ -70,20 +74,182 @@ static inline int reserve_top(const Ctx *c, const Start *s, int seat) {
 
 /* ----- round starts ----------------------------------------------------------------------- */
 
-static inline u64 hand_bits(const Start *s, int seat) {
+
+/* Where a common rank's count sits in a hand's key bits. */
+static inline int rank_shift(int rank) { return 3 + 2 * (rank - 4); }
+
+/* A hand's A, 2 and 3: one bit each, since specials never move. */
+static inline u64 hand_bits_specials(const Start *s, int seat) {
     const uint8_t *h = s->hand[seat];
-    u64 bits = (u64)h[1] | (u64)h[2] << 1 | (u64)h[3] << 2;
-    for (int rank = 4; rank <= 13; rank++) bits |= (u64)h[rank] << (3 + 2 * (rank - 4));
+    return (u64)h[1] | (u64)h[2] << 1 | (u64)h[3] << 2;
+}
+
+static inline u64 hand_bits(const Start *s, int seat) {
+    u64 bits = hand_bits_specials(s, seat);
+    for (int rank = 4; rank <= 13; rank++) bits |= (u64)s->hand[seat][rank] << rank_shift(rank);
     return bits;
 }
 
-static inline void start_key(const Ctx *c, const Start *s, Key *key) {
-    u64 a = hand_bits(s, 0) | hand_bits(s, 1) << 23, b = 0;
+/* The common ranks a hand holds, as the bits 4-13 (counts are 0-3: a byte's two low bits). */
+static inline unsigned commons_held(const Start *s, int seat) {
+    u64 low, high = 0;
+    memcpy(&low, s->hand[seat] + 4, 8);                 /* ranks 4-11 */
+    memcpy(&high, s->hand[seat] + 12, 2);               /* ranks 12-13 */
+    const u64 ones = 0x0101010101010101ULL, gather = 0x0102040810204080ULL;
+    low = (low | low >> 1) & ones;
+    high = (high | high >> 1) & ones;
+    return (unsigned)((low * gather) >> 56 | ((high * gather) >> 56) << 8) << 4;
+}
+
+/* Whether some hand holds a common twice or more (the Martyr or the Gravedigger brought it). */
+static inline int commons_repeated(const Start *s, int seat) {
+    u64 low, high = 0;
+    memcpy(&low, s->hand[seat] + 4, 8);
+    memcpy(&high, s->hand[seat] + 12, 2);
+    return ((low | high) & 0x0202020202020202ULL) != 0;
+}
+
+/* Whether a Martyr or a Gravedigger is still in its owner's hand: it may bring a reserve card
+ * into a hand [R12, R13]. */
+static inline int mover_held(const Ctx *c, const Start *s) {
+    for (int k = 0; k < c->neffects; k++)
+        if ((c->power[k] == MARTYR || c->power[k] == GRAVEDIGGER) && s->hand[c->owner[k]][3]) return 1;
+    return 0;
+}
+
+/* The key of round start s with each seat's hand given as its key bits. */
+static inline void key_of_hands(const Ctx *c, const Start *s, const u64 hands[MAXP], Key *key) {
+    u64 a = hands[0] | hands[1] << 23, b = 0;
     for (int seat = 0; seat < MAXP; seat++) a |= (u64)s->depth[seat] << (46 + 2 * seat);
     a |= (u64)s->round << 54;  /* never 0: the round is at least 1 */
-    if (c->players > 2) b = hand_bits(s, 2) | (c->players > 3 ? hand_bits(s, 3) << 23 : 0);
+    if (c->players > 2) b = hands[2] | (c->players > 3 ? hands[3] << 23 : 0);
     key->a = a;
     key->b = b;
+}
+
+static inline void start_key(const Ctx *c, const Start *s, Key *key) {
+    u64 hands[MAXP] = {0, 0, 0, 0};
+    for (int seat = 0; seat < c->players; seat++) hands[seat] = hand_bits(s, seat);
+    key_of_hands(c, s, hands, key);
+}
+
+/* The key of the class of round starts with s's value: s's own key, but with two seats the
+ * commons in hands relabelled (the mixed-strategy search; positions that share it have the
+ * same value).
+ *
+ * Why that is exact.  With two seats, a hand's common meets only the other hand's cards: a
+ * round's totals are the two main cards' values, moved by at most two Envoy aces of one point
+ * each; an Envoy is legal only where the totals differ by 0 or 1 [R7], and the winner is the
+ * sign of the final difference.  The Lover's card lifts its target to at least 1 + 4 against
+ * the Lover's 3, never within one [R14, R15]; in a deuce round the other main card meets the
+ * 2 alone [R10]; tie-breaks and the Lover read the reserves, which the key keeps as they are
+ * (by depth).  So s's value depends on its commons only through the difference of each pair
+ * from the two hands (a common of one hand against the other's 3 too), clamped to [-2, 2],
+ * or, once no hand holds an ace, through their order alone (W below: 2, or 1).  The
+ * relabelling keeps every such difference and maps each rank to one no higher: the ranks
+ * held, lowest first, each take the lowest label above the last that keeps its clamped
+ * difference to the latest rank of the other hand (3 before any).  A rank held by one hand
+ * only joins the label of the rank before it, held by that hand alone, where the two meet
+ * the same cards of the other hand in the same way: at least W above the other hand's
+ * rank below and W below the one above (while the hand holds at most 3 of a label, what the
+ * key can count).  Two such cards are one option: their rows or columns of every matrix game
+ * are equal, which leaves the value alone.  It does not hold while a Martyr or a Gravedigger
+ * can still bring a reserve card into a hand [R12, R13]: the plain key then. */
+/* The relabelling above: each hand's key bits with its commons relabelled, and with `label`
+ * (may be NULL) each common rank's label; 0 where it does not apply (bits untouched). */
+static inline int relabel_commons(const Ctx *c, const Start *s, u64 bits[MAXP], uint8_t *label_of) {
+    if (c->players != 2 || mover_held(c, s)) return 0;
+    const uint8_t *hand[2] = {s->hand[0], s->hand[1]};
+    unsigned held[2] = {commons_held(s, 0), commons_held(s, 1)};
+    bits[0] = hand_bits_specials(s, 0);
+    bits[1] = hand_bits_specials(s, 1);
+    int widest = hand[0][1] || hand[1][1] ? 2 : 1;
+    int label = 3, previous = 3, last_rank[2] = {3, 3}, last_label[2] = {3, 3}, alone = -1, count = 0;
+    for (unsigned left = held[0] | held[1]; left; left &= left - 1) {
+        int rank = __builtin_ctz(left), seat = !(held[1] >> rank & 1) ? 0 : !(held[0] >> rank & 1) ? 1 : -1;
+        if (seat >= 0 && seat == alone) {
+            unsigned higher = held[1 - seat] >> rank >> 1;
+            int above = higher ? rank + 1 + __builtin_ctz(higher) : 99;
+            if (previous - last_rank[1 - seat] >= widest && above - rank >= widest && count + hand[seat][rank] <= 3) {
+                count += hand[seat][rank];
+                bits[seat] += (u64)hand[seat][rank] << rank_shift(label);
+                last_rank[seat] = previous = rank;
+                if (label_of) label_of[rank] = (uint8_t)label;
+                continue;
+            }
+        }
+        int next = label + 1;
+        for (int side = 0; side < 2; side++) {
+            if (!hand[side][rank]) continue;
+            int gap = rank - last_rank[1 - side], bound = last_label[1 - side] + (gap < widest ? gap : widest);
+            if (bound > next) next = bound;
+        }
+        label = next;  /* at most rank: each label is at most its rank */
+        for (int side = 0; side < 2; side++) {
+            if (!hand[side][rank]) continue;
+            bits[side] |= (u64)hand[side][rank] << rank_shift(label);
+            last_rank[side] = rank;
+            last_label[side] = label;
+        }
+        if (label_of) label_of[rank] = (uint8_t)label;
+        count = seat >= 0 ? hand[seat][rank] : 0;
+        previous = rank;
+        alone = seat;
+    }
+    return 1;
+}
+
+/* Where every count is 0 or 1, the relabelled commons of both hands depend only on which
+ * ranks each holds and whether an ace is held (the pattern): the deal's cache keeps them, a
+ * slot a pattern (bit 63 set, the pattern from bit 40, the two hands' 20 + 20 bits). */
+static inline u64 relabel_pattern(const Start *s) {
+    return (u64)(commons_held(s, 0) >> 4) | (u64)(commons_held(s, 1) >> 4) << 10 | (u64)(s->hand[0][1] || s->hand[1][1]) << 20;
+}
+
+static inline size_t relabel_slot(u64 pattern) {
+    return (size_t)((pattern * 0x9e3779b97f4a7c15ULL) >> (64 - RELABEL_CACHE_BITS));
+}
+
+/* Fetch the cache slot that value_class_key(c, s) will read. */
+static inline void value_class_prefetch(const Ctx *c, const Start *s) {
+    if (c->players == 2) __builtin_prefetch(&c->relabelled[relabel_slot(relabel_pattern(s))]);
+}
+
+static inline void value_class_key(Ctx *c, const Start *s, Key *key) {
+    u64 bits[MAXP] = {hand_bits_specials(s, 0), hand_bits_specials(s, 1), 0, 0};
+    if (c->players == 2 && !commons_repeated(s, 0) && !commons_repeated(s, 1) && !mover_held(c, s)) {
+        u64 pattern = relabel_pattern(s), *slot = &c->relabelled[relabel_slot(pattern)];
+        if (*slot >> 40 != (pattern | 1u << 23)) {
+            relabel_commons(c, s, bits, NULL);
+            *slot = (u64)1 << 63 | pattern << 40 | bits[0] >> 3 | bits[1] >> 3 << 20;
+        }
+        bits[0] |= (*slot & 0xfffff) << 3;
+        bits[1] |= (*slot >> 20 & 0xfffff) << 3;
+        key_of_hands(c, s, bits, key);
+    } else if (relabel_commons(c, s, bits, NULL)) {
+        key_of_hands(c, s, bits, key);
+    } else {
+        start_key(c, s, key);
+    }
+}
+
+/* At a round start's Select, each seat keeps, in place, one main card of each label of the
+ * relabelling above: cards of one label are one option (the positions after them share
+ * their relabelled key, so their rows or columns of the matrix game are equal). */
+static inline void distinct_options(const Ctx *c, const Node *d, int n[MAXP], int opt[MAXP][MAXA]) {
+    u64 bits[MAXP];
+    uint8_t label_of[14];
+    if (d->phase != SELECT || !relabel_commons(c, &d->s, bits, label_of)) return;
+    for (int seat = 0; seat < 2; seat++) {
+        int k = 0, last = -1;
+        for (int i = 0; i < n[seat]; i++) {
+            int rank = opt[seat][i], label = rank < 4 ? rank : label_of[rank];
+            if (label == last) continue;  /* options run by rank, so one label's are adjacent */
+            last = label;
+            opt[seat][k++] = rank;
+        }
+        n[seat] = k;
+    }
 }
 
 /* Two seats fill the first word only; the search adds P's leads to the second word only for

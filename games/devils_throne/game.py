@@ -170,6 +170,9 @@ class DevilsThrone(SimultaneousGame):
     def key(self, state: State) -> Hashable:
         return self.rules.key(state)
 
+    def value_key(self, state: State) -> Hashable:
+        return self.rules.value_key(state)
+
     # ----- notation ---------------------------------------------------------------------
     def format_action(self, state: State, action: int) -> str:
         """One seat's action as typed: a rank at SELECT, `@2` or `pass` otherwise."""

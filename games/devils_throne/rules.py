@@ -165,6 +165,47 @@ class Rules:
         return (state.round, state.phase, state.effect, state.hands, tuple(len(r) for r in state.reserves),
                 state.mains, state.totals, state.pool)
 
+    def value_key(self, state: State) -> Hashable:
+        """The key of a round start's class of positions with its value, for the mixed-strategy
+        search: `key` of the position with its hands' commons relabelled (`relabelled_hands`)."""
+        hands = self.relabelled_hands(state)
+        return self.key(state if hands is None else state._replace(hands=hands))
+
+    def relabelled_hands(self, state: State) -> tuple[tuple[int, ...], ...] | None:
+        """Two seats' hands with their commons relabelled so that positions that share them
+        (and all else in the key) have the same value; None where that does not hold (three
+        or more seats, or a Martyr or Gravedigger still in hand).  Why it is exact: the C
+        engine's `relabel_commons` (games/devils_throne/_core.c), which this mirrors."""
+        if len(state.hands) != 2 or any(power in (MARTYR, GRAVEDIGGER) and THREE in state.hands[owner]
+                                        for power, owner in self.effects):
+            return None
+        counts = [{rank: hand.count(rank) for rank in hand} for hand in state.hands]
+        widest = 2 if any(ACE in hand for hand in state.hands) else 1
+        held = sorted({rank for hand in state.hands for rank in hand if rank not in SPECIALS})
+        relabelled: list[list[int]] = [[rank for rank in hand if rank in SPECIALS] for hand in state.hands]
+        label = previous = 3
+        last_rank, last_label, alone, count = [3, 3], [3, 3], None, 0
+        for i, rank in enumerate(held):
+            sides = [side for side in (0, 1) if rank in counts[side]]
+            seat = sides[0] if len(sides) == 1 else None
+            if seat is not None and seat == alone:
+                other = 1 - seat
+                above = next((higher for higher in held[i + 1:] if higher in counts[other]), 99)
+                if (previous - last_rank[other] >= widest and above - rank >= widest
+                        and count + counts[seat][rank] <= 3):
+                    count += counts[seat][rank]
+                    relabelled[seat] += [label] * counts[seat][rank]
+                    last_rank[seat] = previous = rank
+                    continue
+            label = max([label + 1] + [last_label[1 - side] + min(rank - last_rank[1 - side], widest)
+                                       for side in sides])
+            for side in sides:
+                relabelled[side] += [label] * counts[side][rank]
+                last_rank[side], last_label[side] = rank, label
+            count = 0 if seat is None else counts[seat][rank]
+            previous, alone = rank, seat
+        return tuple(tuple(sorted(hand)) for hand in relabelled)
+
     def cards_in_play(self, state: State) -> int:
         """Cards in hands, reserves and the round pool."""
         return sum(map(len, state.hands)) + sum(map(len, state.reserves)) + state.pool

@@ -167,7 +167,7 @@ class _Equilibrium(Budgeted):
     def _table_key(self, state: Any) -> tuple[Any, float]:
         """The key of a round start and what its stored value is relative to."""
         if self.adds_up:
-            return self.game.key(state), self.lead(state)
+            return self.game.value_key(state), self.lead(state)
         returns = self.game.returns(state)
         return (self.game.key(state), tuple(returns[self.seat] - returns[other] for other in self.others)), 0
 

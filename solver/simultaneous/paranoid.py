@@ -152,14 +152,14 @@ class Paranoid(Budgeted):
         (`spare`: the cards that can still be won)."""
         returns = self.game.returns(state)
         if self.payoff == CARDS:
-            return self.game.key(state), returns[self.seat]
+            return self.game.value_key(state), returns[self.seat]
         leads = [returns[self.seat] - r for s, r in enumerate(returns) if s != self.seat]
         if len(leads) == 1:
-            return self.game.key(state), leads[0]
+            return self.game.value_key(state), leads[0]
         least = min(leads)
         # a lead more than twice the cards that can still be won above the least can never be the least
         cap = 2 * spare + 1
-        return (self.game.key(state), tuple(min(lead - least, cap) for lead in leads)), least
+        return (self.game.value_key(state), tuple(min(lead - least, cap) for lead in leads)), least
 
     def _entry(self, state: Any, count_hit: bool) -> tuple[Any, int, float, float]:
         spare = self.game.cards_reachable(state)

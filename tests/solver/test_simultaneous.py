@@ -8,7 +8,7 @@ import threading
 from types import SimpleNamespace
 
 import pytest
-from devils_throne_helpers import contingent_plan_value, late_position, needs_core
+from devils_throne_helpers import contingent_plan_value, late_position, late_uneven_position, needs_core
 
 from games.base import SOLITAIRE, UnsupportedGame
 from games.devils_throne import DevilsThrone, State
@@ -186,6 +186,123 @@ def test_a_whole_two_player_deal_keeps_the_order_of_the_questions():
     assert answers["q2"].margin - TOLERANCE <= answers["q4"].margin <= answers["q3"].margin + TOLERANCE
 
 
+# ----- round starts that share a value key ------------------------------------------------------
+
+@pytest.mark.parametrize(("hands", "relabelled"), [
+    # no ace left: the order alone counts; seat 1's three cards below its 9 are one option
+    (((2, 5, 6, 7), (3, 9)), ((2, 4, 4, 4), (3, 5))),
+    # an ace in hand: differences clamped to 2; 5 and 6 meet the 8 alike (3 and 2 apart)
+    (((1, 5, 6), (8,)), ((1, 5, 5), (7,))),
+    # 6 is one below the 7 and 8 two above the 6: nothing merges, the gaps stay
+    (((1, 6, 8), (7, 13)), ((1, 5, 7), (6, 9))),
+    # a 4 is one above the other seat's 3: it keeps its rank; J and Q meet the 4 alike
+    (((1, 4), (3, 11, 12)), ((1, 4), (3, 6, 6))),
+])
+def test_relabelled_hands_keep_each_clamped_difference_between_the_hands(hands, relabelled):
+    game = DevilsThrone(2)
+    state = State(5, SELECT, hands, ((), ()), (0, 0), (), (), 0, 0, 0, HIGHS)
+    assert game.rules.relabelled_hands(state) == relabelled
+    assert game.value_key(state) == game.key(state._replace(hands=relabelled))
+
+
+def test_no_relabelling_while_a_gravedigger_may_bring_a_reserve_card_into_a_hand():
+    game = DevilsThrone(2, ["S", "H"])
+    held = State(5, SELECT, ((3, 5, 9), (1, 7)), ((4,), (6,)), (0, 0), (), (), 0, 0, 0, HIGHS)
+    assert game.rules.relabelled_hands(held) is None and game.value_key(held) == game.key(held)
+    played = held._replace(hands=((5, 9), (1, 7)))
+    assert game.rules.relabelled_hands(played) is not None
+    assert game.rules.relabelled_hands(late_position(DevilsThrone(3), 0, 3)) is None
+
+
+def substituted(state: State, state_seat: int, rank: int, new: int) -> State | None:
+    """state with one common `rank` of a seat's hand replaced by `new` (None: not a change)."""
+    hand = list(state.hands[state_seat])
+    if rank not in hand or new in hand:
+        return None
+    hand[hand.index(rank)] = new
+    return state._replace(hands=tuple(tuple(sorted(hand)) if s == state_seat else h for s, h in enumerate(state.hands)))
+
+
+def merged_positions(game: DevilsThrone, state: State) -> list[State]:
+    """Positions with one or two commons in hand replaced that share state's value key (and
+    not its key), in a fixed order."""
+    def changes(position):
+        for seat, hand in enumerate(position.hands):
+            for rank in sorted(set(hand) - {1, 2, 3}):
+                for new in range(4, 14):
+                    other = substituted(position, seat, rank, new)
+                    if other is not None:
+                        yield other
+    found = {}
+    for once in changes(state):
+        for other in itertools.chain([once], changes(once)):
+            if game.value_key(other) == game.value_key(state) and game.key(other) != game.key(state):
+                found.setdefault(game.key(other), other)
+    return [found[key] for key in sorted(found)]
+
+
+def plain_q4(state: State, seat: int) -> float:
+    """Q4 by the Python search keyed on the plain key: no two positions merged."""
+    plain = DevilsThrone(2)
+    plain.value_key = plain.key
+    return analyse(plain, state, seat, ("q4",), engine="python").answers["q4"].margin
+
+
+def plain_paranoid(state: State, seat: int) -> dict[str, tuple[int, int]]:
+    """Q1-Q3 (cards, margin) by the Python search keyed on the plain key."""
+    plain = DevilsThrone(2)
+    plain.value_key = plain.key
+    answers = analyse(plain, state, seat, ("q1", "q2", "q3"), engine="python").answers
+    return {question: (answer.cards, answer.margin) for question, answer in answers.items()}
+
+
+def merged_case(seed: int) -> tuple[DevilsThrone, State, list[State], int]:
+    """A late round start (hands even or not), the positions that share its value key, P."""
+    game = DevilsThrone(2)
+    state = (late_position if seed % 2 else late_uneven_position)(game, seed, 2 + seed % 3)
+    others = merged_positions(game, state)
+    assert others, "no merged position found"
+    return game, state, others[::max(1, len(others) // 4)][:4], seed % 2
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_positions_that_share_a_value_key_have_equal_values_searched_apart(seed):
+    """Round starts the relabelling merges, each valued by the plain search, have one value;
+    on the smallest, the brute force over contingent plans agrees."""
+    game, state, others, seat = merged_case(seed)
+    value = plain_q4(state, seat)
+    if sum(map(len, state.hands)) <= 5:
+        assert contingent_plan_value(game, state, seat) == pytest.approx(value, abs=TOLERANCE)
+    for other in others:
+        assert plain_q4(other, seat) == pytest.approx(value, abs=TOLERANCE)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_positions_that_share_a_value_key_have_equal_paranoid_values(seed):
+    """As above for Q1-Q3 (both payoffs), whose tables are keyed the same way; on the
+    smallest, the brute force over every joint action agrees."""
+    game, state, others, seat = merged_case(seed)
+    values = plain_paranoid(state, seat)
+    if sum(map(len, state.hands)) <= 6:
+        assert values == {question: tuple(brute_paranoid(game, state, seat, question, payoff)
+                                          for payoff in ("cards", "margin")) for question in values}
+    for other in others:
+        assert plain_paranoid(other, seat) == values
+        answers = analyse(game, other, seat, ("q1", "q2", "q3"), engine="python").answers
+        assert {question: (answer.cards, answer.margin) for question, answer in answers.items()} == values
+
+
+@needs_core
+@pytest.mark.parametrize("seed", range(12))
+def test_the_compiled_values_of_merged_positions_are_the_plain_ones(seed):
+    game, state, others, seat = merged_case(seed)
+    for other in [state, *others]:
+        compiled = analyse(game, other, seat, ("q1", "q2", "q3", "q4"), engine="compiled").answers
+        assert compiled["q4"].margin == pytest.approx(plain_q4(other, seat), abs=TOLERANCE)
+        assert {question: (compiled[question].cards, compiled[question].margin)
+                for question in ("q1", "q2", "q3")} == plain_paranoid(other, seat)
+
+
 # ----- the compiled Q4 against the Python reference --------------------------------------------
 
 @needs_core
@@ -217,7 +334,7 @@ def test_compiled_q4_runs_in_a_worker_thread_with_a_small_stack():
         worker.join()
     finally:
         threading.stack_size(previous)
-    assert main.stats.states > 10_000
+    assert main.stats.states > 5_000
     assert (answers[0].margin, answers[0].stats.states) == (main.margin, main.stats.states)
 
 
@@ -317,4 +434,4 @@ def test_seed_0_whole_deal_answers():
     assert (answers["q2"].cards, answers["q2"].margin) == (5, -12)
     assert (answers["q3"].cards, answers["q3"].margin) == (17, 12)
     assert answers["q4"].margin == pytest.approx(-0.28566, abs=1e-5)
-    assert answers["q4"].stats.states == 1823947
+    assert answers["q4"].stats.states == 569226
