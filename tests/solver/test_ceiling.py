@@ -31,6 +31,7 @@ from solver.ceiling import (
     wins_of,
 )
 from solver.expectimax import FairExpectimax
+from usurper.app.measure import fair_ceiling, fair_wins
 
 GAME = make_game("royal-assassin")
 MODEL = GAME.visible_positions()
@@ -210,3 +211,25 @@ def test_a_whole_deal_reveal_bound_is_a_share_and_the_bench_names_it():
     assert report["value"] == "blind-first-2"
     assert 0.0 <= report["rows"][0]["bound"] <= 1.0
     assert "blind-first-2" in report["summary"][0]
+
+
+def test_the_fair_policys_rows_give_its_rate_beside_the_bound(tmp_path):
+    rows = tmp_path / "fair.csv"
+    rows.write_text("0,1,12,30,1.0\n1,0,9,31,0.8\n2,1,12,20,0.5\n")
+    report, lines = fair_ceiling(GAME, "0-1", "none", 2000, 30.0, False, str(rows))
+    assert report["fair"]["won"] == 1 and report["fair"]["deals"] == 2
+    assert lines[-1].startswith(f"fair policy ({rows}), the same deals: 1/2 = 50.0%")
+
+
+@pytest.mark.parametrize("text, words", [("0,1\n", "no row for seed 1"), ("0,yes\n1,1\n", "line 1"),
+                                         ("seed,won\n", "line 1")])
+def test_fair_rows_that_do_not_cover_the_seeds_are_refused_in_one_line(tmp_path, text, words):
+    rows = tmp_path / "fair.csv"
+    rows.write_text(text)
+    with pytest.raises(UsurperError, match=words):
+        fair_wins(rows, [0, 1])
+
+
+def test_unreadable_fair_rows_are_refused_in_one_line(tmp_path):
+    with pytest.raises(UsurperError, match="cannot read --fair-rows"):
+        fair_ceiling(GAME, "0-199", "none", 2000, 30.0, False, str(tmp_path / "absent.csv"))
