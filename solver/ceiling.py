@@ -167,9 +167,12 @@ class CoupledClairvoyantValue:
     order; a move that reveals nothing leaves the unseen set, so its Q is V of the next
     position on the same orders.  Every term is <= 0, and the branch and bound is exact for
     this V.  A clairvoyant solve is memoised on the full state, so one state has one verdict;
-    a solve that does not finish counts as a win (see `Wins`), which could break the order by
-    order inequality: the search stops (CeilingStopped) at the first term above 0 instead
-    of reporting a figure that might be below the bound's value."""
+    a solve that does not finish counts as a win (see `Wins`): V is then the mean of that
+    verdict, still one fixed function of the full state, so the charges keep mean 0; a state
+    after a move from a state proven lost is lost, whatever its own solve would say.  Should
+    an unfinished solve still put a term above 0 (it was solved, as won, before the proof
+    that it is lost), the search stops (CeilingStopped) rather than report a figure that
+    might be below the bound's value."""
 
     superharmonic = True
     charges_early = True
@@ -195,12 +198,15 @@ class CoupledClairvoyantValue:
         orders = self._orders(visible)
         for order in orders:
             before = self._won(self.model.state_with_order(self.game, visible, order), visible, order)
-            if not before or self.first_moves.get((visible, order)) == move:
-                won += before
+            if before and self.first_moves.get((visible, order)) == move:
+                won += 1
                 continue
             state = self.game.apply(self.model.state_with_order(self.game, visible, order), move)
             seen = self.model.visible_of(self.game, state)
-            won += self._won(state, seen, order[len(order) - self.model.unknown_count(seen):])
+            key = (seen, order[len(order) - self.model.unknown_count(seen):])
+            if not before:
+                self.verdicts.setdefault(key, False)  # proven lost before the move: lost after it
+            won += self._won(state, *key)
         return won / len(orders)
 
     def _orders(self, visible: Any) -> list[tuple]:
@@ -575,20 +581,17 @@ def clairvoyant_line(seconds: float) -> Callable[[Game, Any], list | None]:
 
 
 def clairvoyant_verdict(seconds: float) -> Solve:
-    """Whether a player who sees the order wins the state (solved within `seconds`), with the
-    first move of the winning line found; CeilingStopped where the solve does not finish,
-    since every bound here needs the verdict itself (an unknown one counted either way could
-    give a term above 0, or a mean below the truth)."""
+    """Whether a player who sees the order wins the state (solved within `seconds`; a solve
+    that does not finish says won, see `Wins`), with the first move of the winning line
+    found (None where none was)."""
     from games.base import Verdict
     from solver.analysis import analyse
     from solver.answers import Budget
 
     def verdict(game: Game, state: Any) -> tuple[bool, Any]:
         result = analyse(game, state, "winnable", Budget(time_limit=seconds))
-        if result.verdict == Verdict.UNDECIDED:
-            raise CeilingStopped(f"a clairvoyant solve did not finish within {seconds:g} s (--time-limit)")
         won = result.verdict == Verdict.WON
-        return won, (result.line[0] if won and result.line else None)
+        return result.verdict != Verdict.LOST, (result.line[0] if won and result.line else None)
     return verdict
 
 
@@ -619,12 +622,13 @@ def deal_bounder(game: Game, model: VisiblePositions, value_name: str, order_nod
     return ceiling.value.name, lambda seed, clock: deal_ceiling(ceiling, seed, clairvoyant, clock)
 
 
-def describe_bound(name: str) -> str:
-    """What the summary says the bound is."""
+def describe_bound(name: str, cut: int) -> str:
+    """What the summary says the bound is (and, for a penalty, how many searches were cut)."""
     if name.startswith("blind-first-"):
-        return (f"{name}: a player who does not see the deck until {name.rpartition('-')[2]} moves have "
-                "revealed cards, and sees it all after")
-    return f"V = {name}"
+        reveals = int(name.rpartition("-")[2])
+        return (f"{name}: the best player blind for the first {reveals} reveal{'s' if reveals > 1 else ''} "
+                "of cards, who sees the deck after them")
+    return f"V = {name}; {cut} deals' searches cut by the node budget, bounded by their running sums"
 
 
 def bench_ceiling(game: Game, seeds: Sequence[int], value_name: str, order_nodes: int, seconds: float,
@@ -662,11 +666,11 @@ def bench_ceiling(game: Game, seeds: Sequence[int], value_name: str, order_nodes
     seconds_spent = clock() - started
     summary = [
         f"{game.name}, {len(rows)} deals: fair ceiling {estimate.mean:.2%} [{estimate.low:.2%}, {estimate.high:.2%}] "
-        f"(an upper bound on the win rate of any player who does not see the deck; {describe_bound(name)}; "
-        f"{estimate.cut} deals' searches cut by the node budget, bounded by their running sums; {seconds_spent:.0f} s)",
+        f"(an upper bound on the win rate of any player who does not see the deck; "
+        f"{describe_bound(name, estimate.cut)}; {seconds_spent:.0f} s)",
         f"clairvoyant (sees the deck), the same deals: {won}/{len(rows)} = {won / len(rows):.1%} "
         f"[{low:.1%}, {high:.1%}]",
-        "fair policy: `usurper bench GAME --policy fair --seeds ...` on the same seeds",
+        "fair policy: `usurper bench GAME --policy fair --seeds ...` on the same seeds (or --fair-rows FILE)",
     ]
     return {"game": game.name, "variant": game.variant, "value": name, "order_nodes": order_nodes,
             "ceiling": {"mean": estimate.mean, "low": estimate.low, "high": estimate.high, "cut": estimate.cut},
