@@ -276,9 +276,11 @@ class Ceiling:
     """The penalised clairvoyant of one game with one value function; V and Q memoised on
     visible positions across orders (the early positions are shared by every order)."""
 
-    def __init__(self, game: Game, model: VisiblePositions, value: ValueFunction, order_nodes: int = ORDER_NODES):
+    def __init__(self, game: Game, model: VisiblePositions, value: ValueFunction, order_nodes: int = ORDER_NODES,
+                 wins: Wins | None = None):
         self.game, self.model, self.value = game, model, value
         self.order_nodes = order_nodes
+        self.wins = wins    # the order's own verdict: between equal terms, a move that keeps it won first
         self.chances = FairExpectimax(game, model).chances
         self.values: dict[Hashable, float] = {}
         self.q_values: dict[tuple[Hashable, Any], float] = {}
@@ -317,6 +319,16 @@ class Ceiling:
                                  f"{self.model.format_visible(self.game, visible)}: the branch and bound "
                                  "would not be exact")
         return terms
+
+    def search_order(self, state: Any) -> list[tuple[float, Any]]:
+        """`terms`, and between equal terms the moves after which this order is still won
+        first: the first line the search finishes then wins where it can, and is charged
+        no more than the largest terms allow, a good line to beat."""
+        terms = self.terms(state)
+        if self.wins is None or len(terms) < 2:
+            return terms
+        return sorted(terms, key=lambda pair: (-round(pair[0], 9),
+                                               not self.wins(self.game, self.game.apply(state, pair[1]))))
 
     # ----- one order ------------------------------------------------------------------------
     def order_bound(self, state: Any, lines: Sequence[Sequence[Any]] = ()) -> OrderBound:
@@ -389,7 +401,7 @@ class _Search:
             self.frontier = max(self.frontier, running)
             return
         self.nodes += 1
-        for term, move in self.ceiling.terms(state):
+        for term, move in self.ceiling.search_order(state):
             self.visit(game.apply(state, move), running + term)
 
 
@@ -617,7 +629,9 @@ def deal_bounder(game: Game, model: VisiblePositions, value_name: str, order_nod
             return DealCeiling(seed, bound, verdict(game, state)[0], reveal.solves - solves, False,
                                clock() - started)
         return reveal.name, blind
-    ceiling = Ceiling(game, model, value_named(game, model, value_name, verdict), order_nodes)
+    value = value_named(game, model, value_name, verdict)
+    early = getattr(value, "charges_early", False)
+    ceiling = Ceiling(game, model, value, order_nodes, wins_of(verdict) if early else None)
     clairvoyant = clairvoyant_line(seconds)
     return ceiling.value.name, lambda seed, clock: deal_ceiling(ceiling, seed, clairvoyant, clock)
 
