@@ -233,3 +233,16 @@ def test_fair_rows_that_do_not_cover_the_seeds_are_refused_in_one_line(tmp_path,
 def test_unreadable_fair_rows_are_refused_in_one_line(tmp_path):
     with pytest.raises(UsurperError, match="cannot read --fair-rows"):
         fair_ceiling(GAME, "0-199", "none", 2000, 30.0, False, str(tmp_path / "absent.csv"))
+
+
+def test_trying_the_moves_that_keep_the_order_won_first_changes_no_bound():
+    visible = MODEL.visible_of(GAME, late_position(5, 4))
+    value = CoupledClairvoyantValue(GAME, MODEL, 24, VERDICT)
+    plain, steered = Ceiling(GAME, MODEL, value), Ceiling(GAME, MODEL, value, wins=wins_of(VERDICT))
+    for order in itertools.permutations(visible.unknown):
+        state = MODEL.state_with_order(GAME, visible, order)
+        assert steered.order_bound(state).bound == pytest.approx(plain.order_bound(state).bound, abs=1e-12)
+        ordered = steered.search_order(state)
+        tied = [move for term, move in ordered if abs(term - ordered[0][0]) <= 1e-9]
+        kept = [VERDICT(GAME, GAME.apply(state, move))[0] for move in tied]
+        assert kept == sorted(kept, reverse=True)  # the moves that keep it won come first
