@@ -406,7 +406,7 @@ def verify(game, seed, deal_text, variants, players, suits, moves, as_json):
               help="An upper bound on the win rate of any player who does not see the deck.")
 @click.option("--value", default="fair-last-4", show_default=True,
               help="--ceiling: the penalty's V: none, fair-last-K, clairvoyant-last-K, clairvoyant-N "
-                   "or sampled-clairvoyant-N; or blind-first-K, the check bound (docs/play.md).")
+                   "or sampled-clairvoyant-N; or blind-first-K, a player blind for the first K reveals.")
 @click.option("--order-nodes", type=click.IntRange(min=1), help="--ceiling: positions searched per deal.")
 @click.option("--fair-rows", help="--ceiling: the fair policy's rows (bench/lookahead.py --csv) to print its "
                                   "win rate on the same seeds beside the bound.")
