@@ -63,7 +63,8 @@ Solve = Callable[[Game, Any], tuple[bool, Any]]
 
 
 class CeilingStopped(Exception):
-    """The exhaustive inner search ran out of nodes (a value that is not superharmonic)."""
+    """The exhaustive inner search ran out of nodes (a value that is not superharmonic), or
+    a value said to be superharmonic gave a term above 0."""
 
 
 class ValueFunction(Protocol):
@@ -246,16 +247,13 @@ class SampledClairvoyantValue:
 
     superharmonic = False
 
-    def __init__(self, game: Game, model: VisiblePositions, samples: int,
-                 solve: Callable[[Game, Any], bool]):
+    def __init__(self, game: Game, model: VisiblePositions, samples: int, wins: Wins):
         self.name = f"sampled-clairvoyant-{samples}"
-        self.game, self.model, self.samples, self.solve = game, model, samples, solve
+        self.game, self.model, self.samples, self.wins = game, model, samples, wins
 
     def __call__(self, visible: Any) -> float:
         rng = random.Random(seed_of(self.model.format_visible(self.game, visible)))
-        wins = sum(self.solve(self.game, self.model.sample_state(self.game, visible, rng))
-                   for _ in range(self.samples))
-        return wins / self.samples
+        return sampled_clairvoyant_chance(self.game, self.model, visible, self.wins, self.samples, rng)
 
 
 def seed_of(text: str) -> int:
