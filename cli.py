@@ -408,11 +408,14 @@ def verify(game, seed, deal_text, variants, players, suits, moves, as_json):
 @click.option("--ceiling", is_flag=True,
               help="An upper bound on the win rate of any player who does not see the deck.")
 @click.option("--value", default="fair-last-4", show_default=True,
-              help="--ceiling: the penalty's V: none, fair-last-K or sampled-clairvoyant-N.")
+              help="--ceiling: the penalty's V: none, fair-last-K, clairvoyant-last-K, clairvoyant-N "
+                   "or sampled-clairvoyant-N; or blind-first-K, a player blind for the first K reveals.")
 @click.option("--order-nodes", type=click.IntRange(min=1), help="--ceiling: positions searched per deal.")
+@click.option("--fair-rows", help="--ceiling: the fair policy's rows (bench/lookahead.py --csv) to print its "
+                                  "win rate on the same seeds beside the bound.")
 @click.option("--json", "as_json", is_flag=True, help="Print the rows (one per deal) and the summary as JSON.")
 def bench(game, seeds, mode, engine, time_limit, baseline, baseline_limit, variants, quick, verbose, policies,
-          samples, budgets, plot_path, ceiling, value, order_nodes, as_json):
+          samples, budgets, plot_path, ceiling, value, order_nodes, fair_rows, as_json):
     """Solve a seed range and print decided %, time percentiles, states, win rate (Wilson 95 %);
     with --policy, play it instead: each policy's win rate and CPU time per decision; with
     --budgets, the fair policy's win rate at each budget (--plot draws it); with --ceiling, an
@@ -421,7 +424,7 @@ def bench(game, seeds, mode, engine, time_limit, baseline, baseline_limit, varia
 
     report, lines = run_bench(make_game(game, variants), seeds, mode, engine, time_limit, baseline, baseline_limit,
                               quick, verbose, policies, samples, budgets, plot_path,
-                              value if ceiling else None, order_nodes)
+                              value if ceiling else None, order_nodes, fair_rows)
     echo(as_json_text(report) if as_json else "\n".join(lines))
 
 

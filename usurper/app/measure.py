@@ -18,9 +18,9 @@ from usurper.app import benchmark
 def run_bench(game: Game, seeds: str, mode: str, engine: str, time_limit: float, baseline: str | None,
               baseline_limit: float, quick: bool, verbose: bool, policies: tuple[str, ...], samples: int,
               budgets: str | None, plot_path: str | None, ceiling_value: str | None = None,
-              order_nodes: int | None = None) -> tuple[dict, list[str]]:
+              order_nodes: int | None = None, fair_rows: str | None = None) -> tuple[dict, list[str]]:
     if ceiling_value is not None:
-        return fair_ceiling(game, seeds, ceiling_value, order_nodes, time_limit, verbose)
+        return fair_ceiling(game, seeds, ceiling_value, order_nodes, time_limit, verbose, fair_rows)
     if plot_path and budgets is None:
         raise UsurperError("--plot draws the fair policy's curve: give --budgets with it")
     if budgets is not None:
@@ -34,11 +34,14 @@ def run_bench(game: Game, seeds: str, mode: str, engine: str, time_limit: float,
 
 
 def fair_ceiling(game: Game, seeds: str, value: str, order_nodes: int | None, time_limit: float,
-                 verbose: bool) -> tuple[dict, list[str]]:
-    """The fair ceiling over the seeds (solver/ceiling.py), beside the clairvoyant rate."""
+                 verbose: bool, fair_rows: str | None = None) -> tuple[dict, list[str]]:
+    """The fair ceiling over the seeds (solver/ceiling.py), beside the clairvoyant rate and,
+    from `fair_rows` (bench/lookahead.py's CSV), the fair policy's on the same seeds."""
     from solver.ceiling import ORDER_NODES, bench_ceiling
+    from solver.stats import wilson_interval
 
     seed_list = list(parse_seed_ranges(seeds))
+    fair = fair_wins(Path(fair_rows), seed_list) if fair_rows else None  # before the long run, not after
     with tqdm(total=len(seed_list), unit="deal", disable=None, leave=False) as bar:
         def each(row):
             bar.update(1)
@@ -46,7 +49,32 @@ def fair_ceiling(game: Game, seeds: str, value: str, order_nodes: int | None, ti
                 verdict = "won" if row.clairvoyant_won else "lost"
                 bar.write(f"seed {row.seed}: bound {row.bound:.4f}, clairvoyant {verdict}")
         report = bench_ceiling(game, seed_list, value, order_nodes or ORDER_NODES, time_limit, each)
+    if fair is not None:
+        low, high = wilson_interval(fair, len(seed_list))
+        report["fair"] = {"won": fair, "deals": len(seed_list), "low": low, "high": high, "rows": fair_rows}
+        report["summary"][-1] = (f"fair policy ({fair_rows}), the same deals: {fair}/{len(seed_list)} = "
+                                 f"{fair / len(seed_list):.1%} [{low:.1%}, {high:.1%}]")
     return {**report, "seeds": seeds}, report["summary"]
+
+
+def fair_wins(path: Path, seeds: list[int]) -> int:
+    """The deals of `seeds` the fair policy won, read from rows `seed,won,...` (one a deal, as
+    bench/lookahead.py writes them); UsurperError where the file cannot be read, a row is
+    malformed or a seed has no row."""
+    try:
+        lines = path.read_text().splitlines()
+    except (OSError, UnicodeDecodeError) as error:
+        raise UsurperError(f"cannot read --fair-rows {path}: {error}") from None
+    won: dict[int, bool] = {}
+    for number, line in enumerate(lines, 1):
+        fields = line.split(",")
+        if len(fields) < 2 or not fields[0].strip().isdigit() or fields[1].strip() not in ("0", "1"):
+            raise UsurperError(f"--fair-rows {path}, line {number}: expected seed,won(0 or 1),..., not {line!r}")
+        won[int(fields[0])] = fields[1].strip() == "1"
+    missing = [seed for seed in seeds if seed not in won]
+    if missing:
+        raise UsurperError(f"--fair-rows {path} has no row for seed {missing[0]} ({len(missing)} seeds missing)")
+    return sum(won[seed] for seed in seeds)
 
 
 def fair_curve(game: Game, seeds: str, budgets: str, plot_path: str | None) -> tuple[dict, list[str]]:
