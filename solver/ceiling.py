@@ -528,7 +528,9 @@ def summarise(bounds: Sequence[OrderBound]) -> CeilingEstimate:
     mean = math.fsum(values) / count
     spread = math.sqrt(math.fsum((x - mean) ** 2 for x in values) / (count - 1)) if count > 1 else 0.0
     half = Z_95 * spread / math.sqrt(count)
-    return CeilingEstimate(mean, mean - half, mean + half, count, sum(bound.cut for bound in bounds))
+    # Bounds that are all shares of one have a mean that is one too: no interval end above 1.
+    high = min(mean + half, 1.0) if all(0.0 <= x <= 1.0 for x in values) else mean + half
+    return CeilingEstimate(mean, mean - half, high, count, sum(bound.cut for bound in bounds))
 
 
 # ----- a range of deals -----------------------------------------------------------------------

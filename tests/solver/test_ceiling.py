@@ -21,12 +21,14 @@ from solver.ceiling import (
     CoupledClairvoyantValue,
     LateClairvoyantValue,
     LateFairValue,
+    OrderBound,
     RevealBound,
     SampledClairvoyantValue,
     bench_ceiling,
     clairvoyant_line,
     clairvoyant_verdict,
     exact_clairvoyant_chance,
+    summarise,
     value_named,
     wins_of,
 )
@@ -246,3 +248,11 @@ def test_trying_the_moves_that_keep_the_order_won_first_changes_no_bound():
         tied = [move for term, move in ordered if abs(term - ordered[0][0]) <= 1e-9]
         kept = [VERDICT(GAME, GAME.apply(state, move))[0] for move in tied]
         assert kept == sorted(kept, reverse=True)  # the moves that keep it won come first
+
+
+def test_an_interval_of_shares_of_one_ends_at_one_at_most():
+    """Bounds that are win chances have a mean of at most 1, whatever the spread."""
+    shares = summarise([OrderBound(1.0, 1, False)] * 197 + [OrderBound(0.0, 1, False)] * 3)
+    assert shares.high == 1.0 and shares.mean == 0.985 and shares.low < shares.mean
+    anything = summarise([OrderBound(1.2, 1, False), OrderBound(0.9, 1, False)])
+    assert anything.high > 1.05
