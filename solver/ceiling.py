@@ -43,7 +43,7 @@ import math
 import random
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from games.base import Game, VisiblePositions
 from solver.expectimax import FairExpectimax, SearchStopped
@@ -67,18 +67,26 @@ class CeilingStopped(Exception):
     a value said to be superharmonic gave a term above 0."""
 
 
-class ValueFunction(Protocol):
+class ValueFunction:
     """V(I) of an unfinished visible position; a fixed function of it, never of the order."""
 
     name: str
     #: V(I) >= Q(I, a) for every legal move a: the branch and bound may cut on running sums.
     superharmonic: bool
+    #: It charges from the first decision on, so a clairvoyant's winning line is charged
+    #: heavily: a poor first line for the branch and bound to beat.
+    charges_early = False
 
     def __call__(self, visible: Any) -> float:
-        ...
+        raise NotImplementedError
+
+    def after(self, visible: Any, move: Any) -> float | None:
+        """Q(I, move) where the value has its own estimate of it; None: the exact mean of V
+        over what the move reveals."""
+        return None
 
 
-class ClairvoyantValue:
+class ClairvoyantValue(ValueFunction):
     """V = 1 before the end: no charge but at the end, so the bound is the clairvoyant rate
     (a check of the machinery, and the ceiling with no penalty)."""
 
@@ -89,7 +97,7 @@ class ClairvoyantValue:
         return 1.0
 
 
-class LateFairValue:
+class LateFairValue(ValueFunction):
     """The exact fair optimum where at most `cards` are unseen, 1 before: superharmonic, since
     the fair optimum is its own best Q and 1 bounds any mean."""
 
@@ -111,7 +119,7 @@ class LateFairValue:
             return 1.0  # an upper bound on the fair value keeps every term above it <= 0
 
 
-class LateClairvoyantValue:
+class LateClairvoyantValue(ValueFunction):
     """C(I), the clairvoyant win chance of I (the mean over every order of the unseen cards of
     whether a player who sees that order wins), exactly where at most `cards` are unseen, 1
     before: superharmonic, since choosing after seeing the order is never worse than choosing
@@ -150,7 +158,7 @@ def _after(game: Game, state: Any, move: Any) -> Any:
     return state if move is None else game.apply(state, move)
 
 
-class CoupledClairvoyantValue:
+class CoupledClairvoyantValue(ValueFunction):
     """C(I) estimated on `orders` orders of the unseen cards drawn from a generator seeded by
     the *set* of unseen cards alone, with Q(I, a) estimated on the same orders (the move
     played in each, then solved): a sampled C that is superharmonic, exactly.
@@ -240,7 +248,7 @@ class CoupledClairvoyantValue:
         return known
 
 
-class SampledClairvoyantValue:
+class SampledClairvoyantValue(ValueFunction):
     """C(I) estimated: the share of `samples` orders of the unseen cards that a clairvoyant
     wins, the orders drawn from a generator seeded by I's notation (so a fixed function of
     I).  Not superharmonic (sampling noise), so only small positions can use it."""
@@ -298,10 +306,8 @@ class Ceiling:
         key = (visible, move)
         known = self.q_values.get(key)
         if known is None:
-            after = getattr(self.value, "after", None)
-            if after is not None:
-                known = after(visible, move)
-            else:
+            known = self.value.after(visible, move)
+            if known is None:
                 known = math.fsum(chance * self.v(child) for child, chance in self.chances(visible, move).items())
             self.q_values[key] = known
         return known
@@ -575,7 +581,7 @@ def deal_ceiling(ceiling: Ceiling, seed: int, clairvoyant: Callable[[Game, Any],
     state = game.initial_state(game.deal_from_seed(seed))
     started = clock()
     line = clairvoyant(game, state)
-    first = [line] if line is not None and not getattr(ceiling.value, "charges_early", False) else []
+    first = [line] if line is not None and not ceiling.value.charges_early else []
     bound = ceiling.order_bound(state, first)
     return DealCeiling(seed, bound.bound, line is not None, bound.nodes, bound.cut, clock() - started)
 
@@ -630,8 +636,7 @@ def deal_bounder(game: Game, model: VisiblePositions, value_name: str, order_nod
                                clock() - started)
         return reveal.name, blind
     value = value_named(game, model, value_name, verdict)
-    early = getattr(value, "charges_early", False)
-    ceiling = Ceiling(game, model, value, order_nodes, wins_of(verdict) if early else None)
+    ceiling = Ceiling(game, model, value, order_nodes, wins_of(verdict) if value.charges_early else None)
     clairvoyant = clairvoyant_line(seconds)
     return ceiling.value.name, lambda seed, clock: deal_ceiling(ceiling, seed, clairvoyant, clock)
 

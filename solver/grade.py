@@ -251,9 +251,10 @@ def exact_search(game: Game, state: Any, target: int | None) -> tuple[Verdict, l
     return verdict, exact.line
 
 
-def play_rung(game: Game, state: Any, seed: int, rung: Rung, ladder: Ladder = LADDER) -> list[Play]:
+def play_rung(game: Game, state: Any, seed: int, rung: Rung, ladder: Ladder | None = None) -> list[Play]:
     """The rung's plays, stopping once it has won enough or can no longer; a play wins when it
-    reaches what `ladder` asks (a win, or a win scoring its target)."""
+    reaches what `ladder` (the game's own unless given) asks: a win, or a win scoring its target."""
+    ladder = ladder or ladder_of(game.name)
     plays: list[Play] = []
     for index, random_seed in enumerate(rung.random_seeds):
         wins = sum(play.won for play in plays)
