@@ -41,13 +41,17 @@ enum { SELECT = 0, EFFECT = 1, ENVOY = 2, END = 3 };  /* a Node's phase; END: th
 
 #define RELABEL_CACHE_BITS 15
 
+/* A relabelling of three or four hands kept by its pattern (tag: bit 63 set, the pattern). */
+typedef struct { u64 tag, low, high; } RelabelSlot;
+
 /* One deal: the seats, the threes in resolution order, the coins, the reserves top first;
- * and a cache of value_class_key's relabellings (zeroed: empty). */
+ * and caches of value_class_key's relabellings, two seats' and more (zeroed: empty). */
 typedef struct {
     int players, neffects, power[4], owner[4];
     int coins[MAX_ROUNDS];
     int reserve[MAXP][RESERVE_SIZE];
     u64 relabelled[1 << RELABEL_CACHE_BITS];
+    RelabelSlot relabelled_wide[1 << RELABEL_CACHE_BITS];
 } Ctx;
 
 typedef struct {
@@ -248,8 +252,7 @@ static inline int relabel_commons(const Ctx *c, const Start *s, u64 bits[MAXP], 
 
 /* Where every count is 0 or 1, the relabelled commons of two hands depend only on which
  * ranks each holds and whether an ace is held (the pattern): the deal's cache keeps them, a
- * slot a pattern (bit 63 set, the pattern from bit 40, the two hands' 20 + 20 bits).  With
- * more seats the relabelled hands do not fit a slot beside their pattern: no cache. */
+ * slot a pattern (bit 63 set, the pattern from bit 40, the two hands' 20 + 20 bits). */
 static inline u64 relabel_pattern(const Start *s) {
     return (u64)(commons_held(s, 0) >> 4) | (u64)(commons_held(s, 1) >> 4) << 10 | (u64)(s->hand[0][1] || s->hand[1][1]) << 20;
 }
@@ -258,9 +261,50 @@ static inline size_t relabel_slot(u64 pattern) {
     return (size_t)((pattern * 0x9e3779b97f4a7c15ULL) >> (64 - RELABEL_CACHE_BITS));
 }
 
+/* With three or four seats, the same where the relabelling applies: the pattern is the
+ * ranks each hand holds (10 bits a seat), whether an ace and whether a 2 is held (bits 40,
+ * 41); a slot keeps the hands' 20 bits each (seats 0-2 in `low`, with the 10's label from bit
+ * 60; seat 3 in `high`). */
+static inline u64 wide_pattern(const Ctx *c, const Start *s) {
+    u64 pattern = 0;
+    int ace = 0;
+    for (int seat = 0; seat < c->players; seat++) {
+        pattern |= (u64)(commons_held(s, seat) >> 4) << (10 * seat);
+        ace |= s->hand[seat][1];
+    }
+    return pattern | (u64)(ace != 0) << 40 | (u64)deuce_held(c, s) << 41;
+}
+
 /* Fetch the cache slot that value_class_key(c, s) will read. */
 static inline void value_class_prefetch(const Ctx *c, const Start *s) {
     if (c->players == 2) __builtin_prefetch(&c->relabelled[relabel_slot(relabel_pattern(s))]);
+}
+
+/* Whether every hand holds each common at most once (the caches' patterns). */
+static inline int commons_single(const Ctx *c, const Start *s) {
+    for (int seat = 0; seat < c->players; seat++)
+        if (commons_repeated(s, seat)) return 0;
+    return 1;
+}
+
+/* value_class_key with three or four seats, where the relabelling applies and every count
+ * is 0 or 1: through the deal's cache. */
+static inline void wide_class_key(Ctx *c, const Start *s, Key *key) {
+    u64 bits[MAXP] = {0, 0, 0, 0}, pattern = wide_pattern(c, s);
+    RelabelSlot *slot = &c->relabelled_wide[relabel_slot(pattern)];
+    if (slot->tag != (pattern | (u64)1 << 63)) {
+        int ten = 0;
+        relabel_commons(c, s, bits, NULL, &ten);
+        slot->tag = pattern | (u64)1 << 63;
+        slot->low = bits[0] >> 3 | bits[1] >> 3 << 20 | bits[2] >> 3 << 40 | (u64)ten << 60;
+        slot->high = bits[3] >> 3;
+    }
+    for (int seat = 0; seat < c->players; seat++) {
+        u64 commons = seat < 3 ? slot->low >> (20 * seat) & 0xfffff : slot->high;
+        bits[seat] = hand_bits_specials(s, seat) | commons << 3;
+    }
+    key_of_hands(c, s, bits, key);
+    key->a |= (slot->low >> 60) << TEN_LABEL_SHIFT;
 }
 
 static inline void value_class_key(Ctx *c, const Start *s, Key *key) {
@@ -275,6 +319,8 @@ static inline void value_class_key(Ctx *c, const Start *s, Key *key) {
         bits[0] |= (*slot & 0xfffff) << 3;
         bits[1] |= (*slot >> 20 & 0xfffff) << 3;
         key_of_hands(c, s, bits, key);
+    } else if (c->players > 2 && !mover_held(c, s) && !lover_held(c, s) && commons_single(c, s)) {
+        wide_class_key(c, s, key);
     } else if (relabel_commons(c, s, bits, NULL, &ten)) {
         key_of_hands(c, s, bits, key);
         key->a |= (u64)ten << TEN_LABEL_SHIFT;
