@@ -17,9 +17,9 @@ and suit's mean decided Q2 and Q3 cards (`--payoffs cards` asks only the cards, 
 time).
 
 `--growth` measures how the cost grows instead: for each k of `--cards`, the states and
-CPU seconds each question needs from round starts with k cards in the smallest hand, near
-the end of `--endings` random deals played at random (games.devils_throne.game.late_round_start,
-seeds 100, 101, ...).
+CPU seconds each question needs (seat `--seat`, payoffs `--payoffs`) from round starts with k
+cards in the smallest hand, near the end of `--endings` random deals played at random
+(games.devils_throne.game.late_round_start, seeds 100, 101, ...).
 """
 
 from __future__ import annotations
@@ -50,7 +50,8 @@ def main(argv: list[str] | None = None) -> None:
     budget = Budget(time_limit=options.time_limit, max_states=options.max_states)
     payoffs = tuple(options.payoffs.split(","))
     if options.growth:
-        _growth(game, questions, budget, _seeds(options.cards), options.endings, options.engine)
+        _growth(game, questions, budget, _seeds(options.cards), options.endings, options.engine, list(seats),
+                payoffs)
         return
     rows: dict[str, list[Answer]] = {q: [] for q in questions}
     by_seat: dict[int, list] = {seat: [] for seat in seats}
@@ -89,23 +90,29 @@ def main(argv: list[str] | None = None) -> None:
         _seat_summary(game, by_seat)
 
 
-def _growth(game, questions: tuple[str, ...], budget: Budget, cards: list[int], endings: int, engine: str) -> None:
-    """States and CPU seconds to decide each question (seat 1) from round starts k cards before
-    the end, the median over `endings` positions, k by k."""
+def _growth(game, questions: tuple[str, ...], budget: Budget, cards: list[int], endings: int, engine: str,
+            seats: list[int], payoffs: tuple[str, ...]) -> None:
+    """States and CPU seconds to decide each question (each seat of `seats`, 1-based) from
+    round starts k cards before the end: the median and the total over `endings` positions,
+    k by k."""
     print(f"devils-throne {game.variant}: states to decide each question from round starts with k cards"
           f" in the smallest hand, {endings} endings each, {budget.time_limit:g} s a question")
     for k in cards:
         positions = [late_round_start(game, 100 + index, k) for index in range(endings)]
-        for question in questions:
-            states, seconds, decided = [], [], 0
-            for state in positions:
-                cpu = time.process_time()
-                answer = analyse(game, state, SeatQuestions(0, (question,)), budget, engine).answers[question]
-                seconds.append(time.process_time() - cpu)
-                states.append(answer.stats.states)
-                decided += answer.decided
-            print(f"n={len(game.suits)} k={k} {question}: decided {decided}/{endings}, median states"
-                  f" {statistics.median(states):.0f}, median cpu {statistics.median(seconds):.2f} s", flush=True)
+        for seat in seats:
+            for question in questions:
+                states, seconds, decided = [], [], 0
+                for state in positions:
+                    cpu = time.process_time()
+                    answer = analyse(game, state, SeatQuestions(seat - 1, (question,), payoffs), budget,
+                                     engine).answers[question]
+                    seconds.append(time.process_time() - cpu)
+                    states.append(answer.stats.states)
+                    decided += _decided(answer, payoffs)
+                who = "" if seat == 1 else f" seat {seat}"
+                print(f"n={len(game.suits)} k={k}{who} {question}: decided {decided}/{endings}, median states"
+                      f" {statistics.median(states):.0f}, median cpu {statistics.median(seconds):.2f} s;"
+                      f" total states {sum(states)}, total cpu {sum(seconds):.2f} s", flush=True)
 
 
 def _reasons(answer: Answer, payoffs: tuple[str, ...] = ("cards", "margin")) -> str:

@@ -149,10 +149,27 @@ static PyObject *paranoid_value(PyObject *self, PyObject *args) {
     return run(args, 1);
 }
 
+/* value_class_key(solver, position) -> (a, b): the two words of the key that the solver's
+ * table gives the round start (before P's leads join it), for the tests that hold the
+ * classes of round starts to the Python rules' value_key. */
+static PyObject *class_key(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *capsule, *position;
+    if (!PyArg_ParseTuple(args, "OO", &capsule, &position)) return NULL;
+    Solver *q = PyCapsule_GetPointer(capsule, CAPSULE);
+    Start s;
+    int won[MAXP];
+    if (!q || read_position(q, position, &s, won) < 0) return NULL;
+    Key key;
+    value_class_key(&q->game, &s, &key);
+    return Py_BuildValue("(KK)", (unsigned long long)key.a, (unsigned long long)key.b);
+}
+
 static PyMethodDef core_methods[] = {
     {"new_solver", new_solver, METH_O, "A solver for one deal, seat P and question."},
     {"q4_value", q4_value, METH_VARARGS, "The Q4 value-to-go of a round start."},
     {"paranoid_value", paranoid_value, METH_VARARGS, "A Q1-Q3 value of a round start."},
+    {"value_class_key", class_key, METH_VARARGS, "The table key of a round start's class."},
     {NULL, NULL, 0, NULL},
 };
 

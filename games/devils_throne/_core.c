@@ -20,7 +20,8 @@
  * Key of a round start (two words): per seat 23 bits (A, 2, 3 one bit each, since specials
  * never move; 4-K a count of 0-3 each, since the Martyr and the Gravedigger can bring more of
  * a rank), seats 0-1 in the first word with the reserve depths (2 bits each) and the round
- * (4 bits); seats 2-3 in the second word, whose top KEY_FREE_BITS bits stay 0 for the search.
+ * (4 bits), and above them, in value_class_key's keys only, a label (TEN_LABEL_SHIFT); seats
+ * 2-3 in the second word, whose top KEY_FREE_BITS bits stay 0 for the search.
  */
 
 #include <stdint.h>
@@ -40,13 +41,17 @@ enum { SELECT = 0, EFFECT = 1, ENVOY = 2, END = 3 };  /* a Node's phase; END: th
 
 #define RELABEL_CACHE_BITS 15
 
+/* A relabelling of three or four hands kept by its pattern (tag: bit 63 set, the pattern). */
+typedef struct { u64 tag, low, high; } RelabelSlot;
+
 /* One deal: the seats, the threes in resolution order, the coins, the reserves top first;
- * and a cache of value_class_key's relabellings (zeroed: empty). */
+ * and caches of value_class_key's relabellings, two seats' and more (zeroed: empty). */
 typedef struct {
     int players, neffects, power[4], owner[4];
     int coins[MAX_ROUNDS];
     int reserve[MAXP][RESERVE_SIZE];
     u64 relabelled[1 << RELABEL_CACHE_BITS];
+    RelabelSlot relabelled_wide[1 << RELABEL_CACHE_BITS];
 } Ctx;
 
 typedef struct {
@@ -133,73 +138,119 @@ static inline void start_key(const Ctx *c, const Start *s, Key *key) {
     key_of_hands(c, s, hands, key);
 }
 
-/* The key of the class of round starts with s's value: s's own key, but with two seats the
- * commons in hands relabelled (the mixed-strategy search; positions that share it have the
- * same value).
+/* Whether the Lover is still in its owner's hand: with three or more seats its card lifts
+ * its target's total by a reserve card's value against a third seat's card [R14, R15]. */
+static inline int lover_held(const Ctx *c, const Start *s) {
+    for (int k = 0; k < c->neffects; k++)
+        if (c->power[k] == LOVER && s->hand[c->owner[k]][3]) return 1;
+    return 0;
+}
+
+/* Whether some seat holds its 2: a deuce round to come may make 10-K meet as equals [R10]. */
+static inline int deuce_held(const Ctx *c, const Start *s) {
+    for (int seat = 0; seat < c->players; seat++)
+        if (s->hand[seat][2]) return 1;
+    return 0;
+}
+
+/* Where the label of the rank 10 that every hand is taken to hold (a deuce to come, three or
+ * more seats) sits in a key's first word, above the round. */
+#define TEN_LABEL_SHIFT 58
+
+/* The key of the class of round starts with s's value: s's own key, but with the commons in
+ * hands relabelled (positions that share it have the same value in every question).
  *
- * Why that is exact.  With two seats, a hand's common meets only the other hand's cards: a
- * round's totals are the two main cards' values, moved by at most two Envoy aces of one point
- * each; an Envoy is legal only where the totals differ by 0 or 1 [R7], and the winner is the
- * sign of the final difference.  The Lover's card lifts its target to at least 1 + 4 against
- * the Lover's 3, never within one [R14, R15]; in a deuce round the other main card meets the
- * 2 alone [R10]; tie-breaks and the Lover read the reserves, which the key keeps as they are
- * (by depth).  So s's value depends on its commons only through the difference of each pair
- * from the two hands (a common of one hand against the other's 3 too), clamped to [-2, 2],
- * or, once no hand holds an ace, through their order alone (W below: 2, or 1).  The
- * relabelling keeps every such difference and maps each rank to one no higher: the ranks
+ * Why that is exact.  A hand's common meets other hands' cards only through the round's
+ * totals, and with no Lover in play a total is one main card's value moved by Envoy aces of
+ * one point each [R15].  In HIGH (LOW mirrors it), with M the best total, a seat at M - 2 or
+ * below is never an Envoy's target nor a winner: M never falls and aces only add [R7], so it
+ * stays two short.  Which seats are at M, at M - 1 and below is all the window, the winner and
+ * the tie-break read (the tie-break reads the reserves, which the key keeps by depth) [R4,
+ * R6-R9, R16]: so s's value depends on its commons only through the difference of each pair
+ * from two different hands (a common against any 3 too: 1 and 2 are at least 2 below any
+ * common), clamped to [-2, 2], or, once no hand holds an ace, through their order alone (W
+ * below: 2, or 1), for any number of seats.  With two seats the Lover's card lifts its target
+ * to at least 1 + 4 against the Lover's 3, never within one, and in a deuce round the other
+ * main card meets the 2 alone [R10, R14].  With more, the Lover's target meets a third seat's
+ * card by the sum of two cards, so not while the Lover is in hand; and a deuce round makes
+ * 10-K equal where two other seats meet [R10], so while a 2 is held every hand is taken to
+ * hold a 10 too, whose label joins the key: the differences against it keep the deuce round's
+ * values (a card below 10 against one at 10 or above).
+ *
+ * The relabelling keeps every such difference and maps each rank to one no higher: the ranks
  * held, lowest first, each take the lowest label above the last that keeps its clamped
- * difference to the latest rank of the other hand (3 before any).  A rank held by one hand
- * only joins the label of the rank before it, held by that hand alone, where the two meet
- * the same cards of the other hand in the same way: at least W above the other hand's
- * rank below and W below the one above (while the hand holds at most 3 of a label, what the
- * key can count).  Two such cards are one option: their rows or columns of every matrix game
- * are equal, which leaves the value alone.  It does not hold while a Martyr or a Gravedigger
- * can still bring a reserve card into a hand [R12, R13]: the plain key then. */
-/* The relabelling above: each hand's key bits with its commons relabelled, and with `label`
- * (may be NULL) each common rank's label; 0 where it does not apply (bits untouched). */
-static inline int relabel_commons(const Ctx *c, const Start *s, u64 bits[MAXP], uint8_t *label_of) {
-    if (c->players != 2 || mover_held(c, s)) return 0;
-    const uint8_t *hand[2] = {s->hand[0], s->hand[1]};
-    unsigned held[2] = {commons_held(s, 0), commons_held(s, 1)};
-    bits[0] = hand_bits_specials(s, 0);
-    bits[1] = hand_bits_specials(s, 1);
-    int widest = hand[0][1] || hand[1][1] ? 2 : 1;
-    int label = 3, previous = 3, last_rank[2] = {3, 3}, last_label[2] = {3, 3}, alone = -1, count = 0;
-    for (unsigned left = held[0] | held[1]; left; left &= left - 1) {
-        int rank = __builtin_ctz(left), seat = !(held[1] >> rank & 1) ? 0 : !(held[0] >> rank & 1) ? 1 : -1;
-        if (seat >= 0 && seat == alone) {
-            unsigned higher = held[1 - seat] >> rank >> 1;
-            int above = higher ? rank + 1 + __builtin_ctz(higher) : 99;
-            if (previous - last_rank[1 - seat] >= widest && above - rank >= widest && count + hand[seat][rank] <= 3) {
-                count += hand[seat][rank];
-                bits[seat] += (u64)hand[seat][rank] << rank_shift(label);
+ * difference to the latest rank of every other hand (3 before any).  A rank held by one hand
+ * only joins the label of the rank before it, held by that hand alone, where the two meet the
+ * same cards of every other hand in the same way: at least W above each other hand's rank
+ * below and W below its rank above (while the hand holds at most 3 of a label, what the key
+ * can count).  Two such cards are one option: their rows or columns of every matrix game are
+ * equal, which leaves the value alone.  It does not hold while a Martyr or a Gravedigger can
+ * still bring a reserve card into a hand [R12, R13]: the plain key then. */
+/* The relabelling above: each hand's key bits with its commons relabelled, with `label_of`
+ * (may be NULL) each common rank's label, with `ten_label` (may be NULL) the label of the 10
+ * every hand is taken to hold, or 0; returns 0 where it does not apply (bits untouched). */
+static inline int relabel_commons(const Ctx *c, const Start *s, u64 bits[MAXP], uint8_t *label_of, int *ten_label) {
+    int n = c->players;
+    if (mover_held(c, s) || (n > 2 && lover_held(c, s))) return 0;
+    int ten = n > 2 && deuce_held(c, s), widest = 1;
+    unsigned held[MAXP], all = 0;
+    int last_rank[MAXP], last_label[MAXP];
+    for (int seat = 0; seat < n; seat++) {
+        held[seat] = commons_held(s, seat) | (unsigned)ten << 10;
+        all |= held[seat];
+        bits[seat] = hand_bits_specials(s, seat);
+        if (s->hand[seat][1]) widest = 2;
+        last_rank[seat] = last_label[seat] = 3;
+    }
+    int label = 3, previous = 3, alone = -1, count = 0, labelled_ten = 0;
+    for (unsigned left = all; left; left &= left - 1) {
+        int rank = __builtin_ctz(left), seat = -1, holders = 0;
+        for (int side = 0; side < n; side++)
+            if (held[side] >> rank & 1) { holders++; seat = side; }
+        if (holders > 1) seat = -1;
+        if (seat >= 0 && seat == alone && count + s->hand[seat][rank] <= 3) {
+            int alike = 1;
+            for (int other = 0; other < n && alike; other++) {
+                if (other == seat) continue;
+                unsigned higher = held[other] >> rank >> 1;
+                int above = higher ? rank + 1 + __builtin_ctz(higher) : 99;
+                alike = previous - last_rank[other] >= widest && above - rank >= widest;
+            }
+            if (alike) {
+                count += s->hand[seat][rank];
+                bits[seat] += (u64)s->hand[seat][rank] << rank_shift(label);
                 last_rank[seat] = previous = rank;
                 if (label_of) label_of[rank] = (uint8_t)label;
                 continue;
             }
         }
         int next = label + 1;
-        for (int side = 0; side < 2; side++) {
-            if (!hand[side][rank]) continue;
-            int gap = rank - last_rank[1 - side], bound = last_label[1 - side] + (gap < widest ? gap : widest);
-            if (bound > next) next = bound;
+        for (int side = 0; side < n; side++) {
+            if (!(held[side] >> rank & 1)) continue;
+            for (int other = 0; other < n; other++) {
+                if (other == side) continue;
+                int gap = rank - last_rank[other], bound = last_label[other] + (gap < widest ? gap : widest);
+                if (bound > next) next = bound;
+            }
         }
         label = next;  /* at most rank: each label is at most its rank */
-        for (int side = 0; side < 2; side++) {
-            if (!hand[side][rank]) continue;
-            bits[side] |= (u64)hand[side][rank] << rank_shift(label);
+        for (int side = 0; side < n; side++) {
+            if (!(held[side] >> rank & 1)) continue;
+            bits[side] |= (u64)s->hand[side][rank] << rank_shift(label);
             last_rank[side] = rank;
             last_label[side] = label;
         }
         if (label_of) label_of[rank] = (uint8_t)label;
-        count = seat >= 0 ? hand[seat][rank] : 0;
+        if (rank == 10 && ten) labelled_ten = label;
+        count = seat >= 0 ? s->hand[seat][rank] : 0;
         previous = rank;
         alone = seat;
     }
+    if (ten_label) *ten_label = labelled_ten;
     return 1;
 }
 
-/* Where every count is 0 or 1, the relabelled commons of both hands depend only on which
+/* Where every count is 0 or 1, the relabelled commons of two hands depend only on which
  * ranks each holds and whether an ace is held (the pattern): the deal's cache keeps them, a
  * slot a pattern (bit 63 set, the pattern from bit 40, the two hands' 20 + 20 bits). */
 static inline u64 relabel_pattern(const Start *s) {
@@ -210,24 +261,69 @@ static inline size_t relabel_slot(u64 pattern) {
     return (size_t)((pattern * 0x9e3779b97f4a7c15ULL) >> (64 - RELABEL_CACHE_BITS));
 }
 
+/* With three or four seats, the same where the relabelling applies: the pattern is the
+ * ranks each hand holds (10 bits a seat), whether an ace and whether a 2 is held (bits 40,
+ * 41); a slot keeps the hands' 20 bits each (seats 0-2 in `low`, with the 10's label from bit
+ * 60; seat 3 in `high`). */
+static inline u64 wide_pattern(const Ctx *c, const Start *s) {
+    u64 pattern = 0;
+    int ace = 0;
+    for (int seat = 0; seat < c->players; seat++) {
+        pattern |= (u64)(commons_held(s, seat) >> 4) << (10 * seat);
+        ace |= s->hand[seat][1];
+    }
+    return pattern | (u64)(ace != 0) << 40 | (u64)deuce_held(c, s) << 41;
+}
+
 /* Fetch the cache slot that value_class_key(c, s) will read. */
 static inline void value_class_prefetch(const Ctx *c, const Start *s) {
     if (c->players == 2) __builtin_prefetch(&c->relabelled[relabel_slot(relabel_pattern(s))]);
 }
 
+/* Whether every hand holds each common at most once (the caches' patterns). */
+static inline int commons_single(const Ctx *c, const Start *s) {
+    for (int seat = 0; seat < c->players; seat++)
+        if (commons_repeated(s, seat)) return 0;
+    return 1;
+}
+
+/* value_class_key with three or four seats, where the relabelling applies and every count
+ * is 0 or 1: through the deal's cache. */
+static inline void wide_class_key(Ctx *c, const Start *s, Key *key) {
+    u64 bits[MAXP] = {0, 0, 0, 0}, pattern = wide_pattern(c, s);
+    RelabelSlot *slot = &c->relabelled_wide[relabel_slot(pattern)];
+    if (slot->tag != (pattern | (u64)1 << 63)) {
+        int ten = 0;
+        relabel_commons(c, s, bits, NULL, &ten);
+        slot->tag = pattern | (u64)1 << 63;
+        slot->low = bits[0] >> 3 | bits[1] >> 3 << 20 | bits[2] >> 3 << 40 | (u64)ten << 60;
+        slot->high = bits[3] >> 3;
+    }
+    for (int seat = 0; seat < c->players; seat++) {
+        u64 commons = seat < 3 ? slot->low >> (20 * seat) & 0xfffff : slot->high;
+        bits[seat] = hand_bits_specials(s, seat) | commons << 3;
+    }
+    key_of_hands(c, s, bits, key);
+    key->a |= (slot->low >> 60) << TEN_LABEL_SHIFT;
+}
+
 static inline void value_class_key(Ctx *c, const Start *s, Key *key) {
     u64 bits[MAXP] = {hand_bits_specials(s, 0), hand_bits_specials(s, 1), 0, 0};
+    int ten = 0;
     if (c->players == 2 && !commons_repeated(s, 0) && !commons_repeated(s, 1) && !mover_held(c, s)) {
         u64 pattern = relabel_pattern(s), *slot = &c->relabelled[relabel_slot(pattern)];
         if (*slot >> 40 != (pattern | 1u << 23)) {
-            relabel_commons(c, s, bits, NULL);
+            relabel_commons(c, s, bits, NULL, NULL);
             *slot = (u64)1 << 63 | pattern << 40 | bits[0] >> 3 | bits[1] >> 3 << 20;
         }
         bits[0] |= (*slot & 0xfffff) << 3;
         bits[1] |= (*slot >> 20 & 0xfffff) << 3;
         key_of_hands(c, s, bits, key);
-    } else if (relabel_commons(c, s, bits, NULL)) {
+    } else if (c->players > 2 && !mover_held(c, s) && !lover_held(c, s) && commons_single(c, s)) {
+        wide_class_key(c, s, key);
+    } else if (relabel_commons(c, s, bits, NULL, &ten)) {
         key_of_hands(c, s, bits, key);
+        key->a |= (u64)ten << TEN_LABEL_SHIFT;
     } else {
         start_key(c, s, key);
     }
@@ -239,8 +335,8 @@ static inline void value_class_key(Ctx *c, const Start *s, Key *key) {
 static inline void distinct_options(const Ctx *c, const Node *d, int n[MAXP], int opt[MAXP][MAXA]) {
     u64 bits[MAXP];
     uint8_t label_of[14];
-    if (d->phase != SELECT || !relabel_commons(c, &d->s, bits, label_of)) return;
-    for (int seat = 0; seat < 2; seat++) {
+    if (d->phase != SELECT || !relabel_commons(c, &d->s, bits, label_of, NULL)) return;
+    for (int seat = 0; seat < c->players; seat++) {
         int k = 0, last = -1;
         for (int i = 0; i < n[seat]; i++) {
             int rank = opt[seat][i], label = rank < 4 ? rank : label_of[rank];

@@ -151,6 +151,13 @@ def paranoid_values(rules: Rules, state: State, seat: int, question: str, margin
     return ParanoidValues(tables(rules, state, seat, int(question[1]), margin, mask, few_replies))
 
 
+def value_class_key(rules: Rules, state: State) -> tuple[int, int]:
+    """The two words of the key that the compiled searches' table gives round start `state`
+    (C `value_class_key`): round starts share it exactly where they share `Rules.value_key`."""
+    _require_core()
+    return _core.value_class_key(_core.new_solver(tables(rules, state, 0, question=1)), position(state))
+
+
 def _require_core() -> None:
     if _core is None:
         raise CompiledMissing("the compiled Devil's Throne engine is not built; install a C compiler "

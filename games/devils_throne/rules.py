@@ -166,45 +166,62 @@ class Rules:
                 state.mains, state.totals, state.pool)
 
     def value_key(self, state: State) -> Hashable:
-        """The key of a round start's class of positions with its value, for the mixed-strategy
-        search: `key` of the position with its hands' commons relabelled (`relabelled_hands`)."""
-        hands = self.relabelled_hands(state)
-        return self.key(state if hands is None else state._replace(hands=hands))
+        """The key of a round start's class of positions with its value, for the searches:
+        `key` of the position with its hands' commons relabelled (`relabelling`), and the
+        label of the 10 every hand is taken to hold where there is one."""
+        relabelled = self.relabelling(state)
+        if relabelled is None:
+            return self.key(state)
+        hands, ten = relabelled
+        key = self.key(state._replace(hands=hands))
+        return key if ten is None else (key, ten)
 
     def relabelled_hands(self, state: State) -> tuple[tuple[int, ...], ...] | None:
-        """Two seats' hands with their commons relabelled so that positions that share them
-        (and all else in the key) have the same value; None where that does not hold (three
-        or more seats, or a Martyr or Gravedigger still in hand).  Why it is exact: the C
-        engine's `relabel_commons` (games/devils_throne/_core.c), which this mirrors."""
-        if len(state.hands) != 2 or any(power in (MARTYR, GRAVEDIGGER) and THREE in state.hands[owner]
-                                        for power, owner in self.effects):
+        """The hands of `relabelling`, or None where it does not hold."""
+        relabelled = self.relabelling(state)
+        return None if relabelled is None else relabelled[0]
+
+    def relabelling(self, state: State) -> tuple[tuple[tuple[int, ...], ...], int | None] | None:
+        """The hands with their commons relabelled so that positions that share them (and
+        all else in the key) have the same value, with the label of the 10 that every hand
+        is taken to hold while a 2 is held by one of three or more seats (else None); None
+        where that does not hold (a Martyr or Gravedigger still in hand; with three or more
+        seats, the Lover).  Why it is exact: the C engine's `relabel_commons`
+        (games/devils_throne/_core.c), which this mirrors."""
+        players = len(state.hands)
+        if any(THREE in state.hands[owner] and (power in (MARTYR, GRAVEDIGGER) or (power == LOVER and players > 2))
+               for power, owner in self.effects):
             return None
         counts = [{rank: hand.count(rank) for rank in hand} for hand in state.hands]
+        ten = players > 2 and any(DEUCE in hand for hand in state.hands)
+        held = [{rank for rank in hand if rank not in SPECIALS} | ({10} if ten else set()) for hand in state.hands]
         widest = 2 if any(ACE in hand for hand in state.hands) else 1
-        held = sorted({rank for hand in state.hands for rank in hand if rank not in SPECIALS})
+        ranks = sorted(set().union(*held))
         relabelled: list[list[int]] = [[rank for rank in hand if rank in SPECIALS] for hand in state.hands]
         label = previous = 3
-        last_rank, last_label, alone, count = [3, 3], [3, 3], None, 0
-        for i, rank in enumerate(held):
-            sides = [side for side in (0, 1) if rank in counts[side]]
+        last_rank, last_label = [3] * players, [3] * players
+        alone, count, ten_label = None, 0, None
+        for i, rank in enumerate(ranks):
+            sides = [side for side in range(players) if rank in held[side]]
             seat = sides[0] if len(sides) == 1 else None
-            if seat is not None and seat == alone:
-                other = 1 - seat
-                above = next((higher for higher in held[i + 1:] if higher in counts[other]), 99)
-                if (previous - last_rank[other] >= widest and above - rank >= widest
-                        and count + counts[seat][rank] <= 3):
-                    count += counts[seat][rank]
-                    relabelled[seat] += [label] * counts[seat][rank]
-                    last_rank[seat] = previous = rank
-                    continue
-            label = max([label + 1] + [last_label[1 - side] + min(rank - last_rank[1 - side], widest)
-                                       for side in sides])
+            if seat is not None and seat == alone and count + counts[seat][rank] <= 3 and all(
+                    previous - last_rank[other] >= widest
+                    and next((higher for higher in ranks[i + 1:] if higher in held[other]), 99) - rank >= widest
+                    for other in range(players) if other != seat):
+                count += counts[seat][rank]
+                relabelled[seat] += [label] * counts[seat][rank]
+                last_rank[seat] = previous = rank
+                continue
+            label = max([label + 1] + [last_label[other] + min(rank - last_rank[other], widest)
+                                       for side in sides for other in range(players) if other != side])
             for side in sides:
-                relabelled[side] += [label] * counts[side][rank]
+                relabelled[side] += [label] * counts[side].get(rank, 0)
                 last_rank[side], last_label[side] = rank, label
+            if ten and rank == 10:
+                ten_label = label
             count = 0 if seat is None else counts[seat][rank]
             previous, alone = rank, seat
-        return tuple(tuple(sorted(hand)) for hand in relabelled)
+        return tuple(tuple(sorted(hand)) for hand in relabelled), ten_label
 
     def cards_in_play(self, state: State) -> int:
         """Cards in hands, reserves and the round pool."""
