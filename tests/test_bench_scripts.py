@@ -116,16 +116,19 @@ def test_lookahead_replays_a_shipped_row_and_compares_the_shipped_runs(tmp_path)
     (["--penalty", "16,12"], "royal-assassin-fair-penalty-0-199.csv",
      ("128 deals: royal-assassin-fair-300-0-199.csv won 90, royal-assassin-fair-penalty-0-199.csv won 77",
       "won by one only: 26 and 13; two-sided sign test p = 0.053")),
+    (["--tie-rollouts", "16", "--rollout-samples", "10"], "royal-assassin-fair-tie-rollouts-0-199.csv",
+     ("200 deals: royal-assassin-fair-300-0-199.csv won 137, royal-assassin-fair-tie-rollouts-0-199.csv won 123",
+      "won by one only: 31 and 17; two-sided sign test p = 0.059")),
 ])
 def test_the_estimators_not_kept_replay_a_shipped_row_and_give_the_quoted_figures(tmp_path, estimator, shipped_file,
                                                                                    compared):
-    """--joint and --penalty play Royal Assassin's seed 1 as their shipped runs did, and
-    --compare against the plain policy gives the figures docs/play.md quotes."""
+    """--joint, --penalty and --tie-rollouts play Royal Assassin's seed 1 as their shipped
+    runs did, and --compare against the plain policy gives the figures docs/play.md quotes."""
     policies = ROOT / "bench" / "results" / "policies"
     out = tmp_path / "rows.csv"
     played = subprocess.run(
         [sys.executable, str(ROOT / "bench" / "lookahead.py"), "royal-assassin", "--seeds", "1", "--samples", "300",
-         "--top", "3", *estimator, "--csv", str(out)],
+         *([] if "--tie-rollouts" in estimator else ["--top", "3"]), *estimator, "--csv", str(out)],
         capture_output=True, text=True, timeout=300,
     )
     assert played.returncode == 0, played.stderr
