@@ -5,6 +5,7 @@ measured and not adopted (docs/play.md, "one-reveal lookahead" and the two after
     python bench/lookahead.py royal-assassin --seeds 0-499 --top 3 --worlds 8 --inner-samples 100 --csv ahead.csv
     python bench/lookahead.py royal-assassin --seeds 0-199 --samples 300 --top 3 --joint --worlds 60 --csv joint.csv
     python bench/lookahead.py adaman --seeds 0-199 --samples 300 --top 3 --penalty 8,10 --csv penalty.csv
+    python bench/lookahead.py royal-assassin --seeds 0-199 --samples 300 --tie-rollouts 16 --csv ties.csv
     python bench/lookahead.py --compare plain.csv ahead.csv
     python bench/lookahead.py adaman --curve 600:a600.csv 1200:a1200.csv > curve.csv
 
@@ -14,7 +15,9 @@ policy first asks that hint, then plays each of its K best moves in --worlds sam
 of --inner-samples samples, so that the next choice is made without seeing the deck (each
 sample of the plain hint is solved as if its whole order were known: strategy fusion).  The
 move with the best mean is played.  --joint and --penalty re-value the K moves instead
-(JointWorlds, FusionPenalty below).  One CSV row a deal (seed, won, score, decisions, CPU
+(JointWorlds, FusionPenalty below).  --tie-rollouts M keeps the plain hint's move unless
+moves tie at its top, and then plays the tied moves out on M shared orders by a cheap fair
+policy (TieRollouts below).  One CSV row a deal (seed, won, score, decisions, CPU
 seconds), appended as each deal ends: a run that is stopped resumes where it was, skipping
 the seeds already in its file.  --compare prints the deals both files played: wins, the
 deals won by one only, a two-sided sign test on those, the mean score and CPU a decision.
@@ -42,7 +45,7 @@ from solver.fair import (  # noqa: E402
     visible_model,
     win_then_score,
 )
-from solver.players import FairPolicy, play_deal  # noqa: E402
+from solver.players import FairPolicy, play_deal, play_from  # noqa: E402
 from solver.stats import wilson_interval  # noqa: E402
 from usurper.app.benchmark import parse_seed_range  # noqa: E402
 
@@ -152,6 +155,59 @@ class FusionPenalty(LookAhead):
         return total / len(worlds)
 
 
+class TieRollouts(FairPolicy):
+    """The fair hint; where moves tie at its top (win chances within `epsilon` of the best),
+    the tied moves (at most `most`, the hint's order) are each played out on the same
+    `rollouts` sampled orders by a cheap fair policy of `rollout_samples` samples, which sees
+    only what a player sees of the order it plays in; the move with the most rollout wins
+    (then the highest total score) is played.  Sampled hints only: the exact optimum's ties
+    are true ties."""
+
+    def __init__(self, rollouts: int, rollout_samples: int, epsilon: float = 0.0, most: int = 3) -> None:
+        super().__init__()
+        self.rollouts, self.epsilon, self.most = rollouts, epsilon, most
+        self.rollout_policy = FairPolicy(samples=rollout_samples)
+
+    def __call__(self, game, state, rng):
+        moves = game.legal_moves(state)
+        if len(moves) == 1:
+            return moves[0]
+        hint = fair_hint_for_state(game, state, samples=self.samples, rng=rng, exact_nodes=self.exact_nodes,
+                                   expectimax=self._table(game))
+        tied = tied_at_top(hint, self.epsilon, self.most)
+        if len(tied) < 2:
+            return hint.move
+        return self.best_by_rollouts(game, state, tied, random.Random(rng.random()))[0]
+
+    def best_by_rollouts(self, game, state, moves, rng) -> tuple[object, list[tuple[int, int]]]:
+        """The move of `moves` with the most wins (then score) over the same sampled orders,
+        and each move's (wins, total score).  `state` is read only through what the player
+        sees of it: the orders are drawn from its visible position."""
+        model = visible_model(game)
+        visible = model.visible_of(game, state)
+        orders = [(model.sample_state(game, visible, rng), rng.random()) for _ in range(self.rollouts)]
+        values = [self._played_out(game, move, orders) for move in moves]
+        best = max(range(len(moves)), key=lambda i: (values[i], -i))
+        return moves[best], values
+
+    def _played_out(self, game, move, orders) -> tuple[int, int]:
+        wins = score = 0
+        for world, seed in orders:
+            deal = play_from(game, game.apply(world, move), self.rollout_policy, random.Random(seed))
+            wins += deal.won
+            score += deal.score
+        return wins, score
+
+
+def tied_at_top(hint, epsilon: float, most: int) -> list:
+    """The moves of a sampled hint whose win chance is within `epsilon` of its best move's,
+    at most `most` of them in the hint's order (the best first)."""
+    if hint.method != "sampled" or not hint.estimates:
+        return [hint.move]
+    top = hint.estimates[0].win_rate
+    return [arm.move for arm in hint.estimates if arm.samples and arm.win_rate >= top - epsilon][:most]
+
+
 def _to_decision(game, state):
     """`state` with its forced moves played: the next real decision, or the end."""
     while game.outcome(state) is None:
@@ -241,6 +297,12 @@ def main(argv: list[str] | None = None) -> None:
                         help="with --top: value the moves by alpha-mu at depth 2 on --worlds shared worlds")
     parser.add_argument("--penalty", metavar="R,W",
                         help="with --top: each estimate less a fusion penalty from R worlds of W completions")
+    parser.add_argument("--tie-rollouts", type=int, default=0, metavar="M",
+                        help="moves tied at the top of the hint played out on M shared sampled orders (0: never)")
+    parser.add_argument("--rollout-samples", type=int, default=10, metavar="S",
+                        help="with --tie-rollouts: the samples a decision of the fair policy that plays them out")
+    parser.add_argument("--tie-epsilon", type=float, default=0.0, metavar="E",
+                        help="with --tie-rollouts: win chances within E of the best's tie with it")
     parser.add_argument("--csv", type=Path, help="the deals' rows, appended (and resumed from)")
     parser.add_argument("--compare", nargs=2, type=Path, metavar=("A.csv", "B.csv"))
     parser.add_argument("--curve", nargs="+", metavar="SAMPLES:FILE.csv",
@@ -263,9 +325,16 @@ def main(argv: list[str] | None = None) -> None:
 
 
 def _policy(parser: argparse.ArgumentParser, options: argparse.Namespace) -> FairPolicy:
-    """The plain policy, or with --top the one-reveal lookahead, --joint or --penalty."""
+    """The plain policy, or with --top the one-reveal lookahead, --joint or --penalty, or the
+    ties re-valued by --tie-rollouts."""
     if (options.joint or options.penalty) and not options.top:
         parser.error("--joint and --penalty re-value the first hint's --top moves: give --top")
+    if options.tie_rollouts:
+        if options.top or options.tie_rollouts < 0 or options.rollout_samples < 1:
+            parser.error("--tie-rollouts takes M >= 1 orders and --rollout-samples S >= 1, without --top")
+        if not 0 <= options.tie_epsilon < 1:
+            parser.error(f"--tie-epsilon takes a win chance's margin in [0, 1), not {options.tie_epsilon}")
+        return TieRollouts(options.tie_rollouts, options.rollout_samples, options.tie_epsilon)
     if not options.top:
         return FairPolicy()
     if options.joint:

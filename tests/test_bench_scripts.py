@@ -116,16 +116,19 @@ def test_lookahead_replays_a_shipped_row_and_compares_the_shipped_runs(tmp_path)
     (["--penalty", "16,12"], "royal-assassin-fair-penalty-0-199.csv",
      ("128 deals: royal-assassin-fair-300-0-199.csv won 90, royal-assassin-fair-penalty-0-199.csv won 77",
       "won by one only: 26 and 13; two-sided sign test p = 0.053")),
+    (["--tie-rollouts", "16", "--rollout-samples", "10"], "royal-assassin-fair-tie-rollouts-0-199.csv",
+     ("200 deals: royal-assassin-fair-300-0-199.csv won 137, royal-assassin-fair-tie-rollouts-0-199.csv won 123",
+      "won by one only: 31 and 17; two-sided sign test p = 0.059")),
 ])
 def test_the_estimators_not_kept_replay_a_shipped_row_and_give_the_quoted_figures(tmp_path, estimator, shipped_file,
                                                                                    compared):
-    """--joint and --penalty play Royal Assassin's seed 1 as their shipped runs did, and
-    --compare against the plain policy gives the figures docs/play.md quotes."""
+    """--joint, --penalty and --tie-rollouts play Royal Assassin's seed 1 as their shipped
+    runs did, and --compare against the plain policy gives the figures docs/play.md quotes."""
     policies = ROOT / "bench" / "results" / "policies"
     out = tmp_path / "rows.csv"
     played = subprocess.run(
         [sys.executable, str(ROOT / "bench" / "lookahead.py"), "royal-assassin", "--seeds", "1", "--samples", "300",
-         "--top", "3", *estimator, "--csv", str(out)],
+         *([] if "--tie-rollouts" in estimator else ["--top", "3"]), *estimator, "--csv", str(out)],
         capture_output=True, text=True, timeout=300,
     )
     assert played.returncode == 0, played.stderr
@@ -140,11 +143,13 @@ def test_the_estimators_not_kept_replay_a_shipped_row_and_give_the_quoted_figure
     assert tuple(made.stdout.splitlines()[:2]) == compared
 
 
-def test_the_estimators_not_kept_need_top_and_a_well_formed_penalty(tmp_path):
-    """--joint or --penalty without --top, or a --penalty that is not R,W: one line, exit 2, no row."""
+def test_the_estimators_not_kept_need_well_formed_options(tmp_path):
+    """--joint or --penalty without --top, a --penalty that is not R,W, or --tie-rollouts with
+    --top, fewer than one order or sample, or a margin that is not a chance: one line, exit 2, no row."""
     out = tmp_path / "rows.csv"
     for extra in (["--joint"], ["--penalty", "8,10"], ["--top", "3", "--penalty", "8"],
-                  ["--top", "3", "--penalty", "8,1"]):
+                  ["--top", "3", "--penalty", "8,1"], ["--tie-rollouts", "-1"], ["--tie-rollouts", "4", "--top", "3"],
+                  ["--tie-rollouts", "4", "--rollout-samples", "0"], ["--tie-rollouts", "4", "--tie-epsilon", "nan"]):
         made = subprocess.run([sys.executable, str(ROOT / "bench" / "lookahead.py"), "royal-assassin", "--seeds", "1",
                                *extra, "--csv", str(out)], capture_output=True, text=True, timeout=60)
         assert made.returncode == 2, extra
@@ -172,3 +177,85 @@ def test_bench_readme_lists_every_script():
     listed = set(re.findall(r"^\| `([a-z_]+\.py)` \|", (ROOT / "bench" / "README.md").read_text(), re.MULTILINE))
     scripts = {path.name for path in (ROOT / "bench").glob("*.py")} - {"common.py"}
     assert listed == scripts
+
+
+def _lookahead_module():
+    sys.path.insert(0, str(ROOT / "bench"))
+    try:
+        import lookahead
+    finally:
+        sys.path.remove(str(ROOT / "bench"))
+    return lookahead
+
+
+def _late_royal_assassin_decision(unseen: int):
+    """Royal Assassin's seed 4 played by its greedy rule to the first decision (two moves or
+    more) with at most `unseen` cards unseen."""
+    from games import make_game
+
+    game = make_game("royal-assassin")
+    model = game.visible_positions()
+    state = game.initial_state(game.deal_from_seed(4))
+    while game.outcome(state) is None:
+        moves = game.legal_moves(state)
+        if len(moves) > 1 and model.unknown_count(model.visible_of(game, state)) <= unseen:
+            return game, state
+        state = game.apply(state, game.greedy_move(state))
+    raise AssertionError("the greedy line ended before such a decision")
+
+
+def test_tie_rollouts_choose_the_same_move_whatever_the_hidden_order():
+    """The tied moves are played out on orders drawn from what the player sees: a state with
+    the same visible position and another order of the unseen cards gets the same orders,
+    so the same values and the same move, given the same generator."""
+    import random
+
+    lookahead = _lookahead_module()
+    game, state = _late_royal_assassin_decision(8)
+    model = game.visible_positions()
+    visible = model.visible_of(game, state)
+    other = model.state_with_order(game, visible, tuple(reversed(visible.unknown)))
+    assert model.visible_of(game, other) == visible and other.stock[other.pos:] != state.stock[state.pos:]
+    policy = lookahead.TieRollouts(rollouts=6, rollout_samples=5)
+    moves = game.legal_moves(state)[:2]
+    chosen = [policy.best_by_rollouts(game, each, moves, random.Random(11)) for each in (state, other)]
+    assert chosen[0] == chosen[1]
+    move, values = chosen[0]
+    assert all(0 <= wins <= 6 for wins, _ in values)
+    assert move == moves[max(range(2), key=lambda i: (values[i], -i))]
+
+
+def test_tie_rollouts_play_every_tied_move_on_the_same_orders():
+    """Common random numbers: one move listed twice is played out on the same orders with the
+    same rollout seeds, so both copies get the same wins and score, and the first is kept."""
+    import random
+
+    lookahead = _lookahead_module()
+    game, state = _late_royal_assassin_decision(8)
+    move = game.legal_moves(state)[0]
+    chosen, values = lookahead.TieRollouts(rollouts=6, rollout_samples=5).best_by_rollouts(
+        game, state, [move, move], random.Random(3))
+    assert values[0] == values[1] and chosen == move
+
+
+def test_tied_at_top_takes_the_moves_within_epsilon_of_the_best_win_chance():
+    """A sampled hint's moves tie at its top where their win chance is within epsilon of the
+    best's (at most `most`, the hint's order); an exact hint's best move stands alone."""
+    from dataclasses import replace
+
+    from solver.fair import FairHint, MoveEstimate
+
+    lookahead = _lookahead_module()
+
+    def arm(move, wins, samples):
+        estimate = MoveEstimate(move, move)
+        for k in range(samples):
+            estimate.add(k < wins, False, 10, 5)
+        return estimate
+
+    estimates = (arm("a", 40, 40), arm("b", 20, 20), arm("c", 49, 50), arm("d", 9, 10))
+    hint = FairHint("a", "a", "", estimates, 120, False)
+    assert lookahead.tied_at_top(hint, 0.0, 3) == ["a", "b"]
+    assert lookahead.tied_at_top(hint, 0.02, 3) == ["a", "b", "c"]
+    assert lookahead.tied_at_top(hint, 0.1, 2) == ["a", "b"]
+    assert lookahead.tied_at_top(replace(hint, method="expectimax"), 0.1, 3) == ["a"]
