@@ -1,8 +1,9 @@
 """The measuring scripts of bench/ run as documented: bench/ab.py (two source trees side by
 side; a tree against itself agrees state for state), bench/adaman_bound_gap.py (every
 sampled position's bounds are at least its solved optimum: the script asserts it; it counts
-those that cannot be won), bench/lookahead.py (replays a shipped row) and others."""
+those that cannot be won), bench/lookahead.py (replays a shipped row), bench/ceiling_parts.py (the parts of a shipped run give its figures) and others."""
 
+import json
 import re
 import subprocess
 import sys
@@ -259,3 +260,23 @@ def test_tied_at_top_takes_the_moves_within_epsilon_of_the_best_win_chance():
     assert lookahead.tied_at_top(hint, 0.02, 3) == ["a", "b", "c"]
     assert lookahead.tied_at_top(hint, 0.1, 2) == ["a", "b"]
     assert lookahead.tied_at_top(replace(hint, method="expectimax"), 0.1, 3) == ["a"]
+
+
+def test_ceiling_parts_of_a_shipped_run_give_its_figures_and_refuse_a_seed_twice(tmp_path):
+    shipped = ROOT / "bench" / "results" / "ceiling" / "royal-assassin-clairvoyant-20-0-199.json"
+    whole = json.loads(shipped.read_text())
+    parts = []
+    for name, rows in (("a.json", whole["rows"][:100]), ("b.json", whole["rows"][100:])):
+        parts.append(tmp_path / name)
+        parts[-1].write_text(json.dumps({**whole, "rows": rows, "seconds": whole["seconds"] / 2}))
+    script = [sys.executable, str(ROOT / "bench" / "ceiling_parts.py")]
+    combined = subprocess.run([*script, *map(str, parts), "--fair-rows",
+                               str(ROOT / "bench" / "results" / "policies" / "royal-assassin-fair-300-0-199.csv")],
+                              capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert combined.returncode == 0, combined.stderr
+    assert "200 deals (seeds 0-199): fair ceiling 97.25% [95.30%, 99.20%] with V = clairvoyant-20" in combined.stdout
+    assert "197/200 = 98.5%" in combined.stdout and "137/200 = 68.5%" in combined.stdout
+    twice = subprocess.run([*script, str(parts[0]), str(parts[0])],
+                           capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert twice.returncode == 2
+    assert twice.stderr.strip() == f"ceiling_parts: error: seed 0 is in two parts ({parts[0]})"
