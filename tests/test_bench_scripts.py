@@ -1,7 +1,8 @@
-"""The measuring scripts of bench/ run as documented: bench/ab.py (two source trees side by
-side; a tree against itself agrees state for state), bench/adaman_bound_gap.py (every
-sampled position's bounds are at least its solved optimum: the script asserts it; it counts
-those that cannot be won), bench/lookahead.py (replays a shipped row), bench/ceiling_parts.py (the parts of a shipped run give its figures) and others."""
+"""The measuring scripts of bench/ run as documented: bench/ab.py (two source trees side by side;
+a tree against itself agrees state for state), bench/adaman_bound_gap.py (every sampled
+position's bounds are at least its solved optimum: the script asserts it; it counts those that
+cannot be won), bench/lookahead.py (replays a shipped row), bench/ceiling_parts.py (the parts
+of a shipped run give its figures) and others."""
 
 import json
 import re
