@@ -41,6 +41,7 @@ import hashlib
 import itertools
 import math
 import random
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -67,7 +68,7 @@ class CeilingStopped(Exception):
     a value said to be superharmonic gave a term above 0."""
 
 
-class ValueFunction:
+class ValueFunction(ABC):
     """V(I) of an unfinished visible position; a fixed function of it, never of the order."""
 
     name: str
@@ -77,8 +78,9 @@ class ValueFunction:
     #: heavily: a poor first line for the branch and bound to beat.
     charges_early = False
 
+    @abstractmethod
     def __call__(self, visible: Any) -> float:
-        raise NotImplementedError
+        """V(I)."""
 
     def after(self, visible: Any, move: Any) -> float | None:
         """Q(I, move) where the value has its own estimate of it; None: the exact mean of V

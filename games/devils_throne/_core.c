@@ -157,6 +157,12 @@ static inline int deuce_held(const Ctx *c, const Start *s) {
  * more seats) sits in a key's first word, above the round. */
 #define TEN_LABEL_SHIFT 58
 
+/* Whether the relabelling below applies to s: not while a Martyr or Gravedigger can bring a
+ * reserve card into a hand, nor, with three or more seats, while the Lover is in hand. */
+static inline int relabelling_applies(const Ctx *c, const Start *s) {
+    return !mover_held(c, s) && (c->players == 2 || !lover_held(c, s));
+}
+
 /* The key of the class of round starts with s's value: s's own key, but with the commons in
  * hands relabelled (positions that share it have the same value in every question).
  *
@@ -191,7 +197,7 @@ static inline int deuce_held(const Ctx *c, const Start *s) {
  * every hand is taken to hold, or 0; returns 0 where it does not apply (bits untouched). */
 static inline int relabel_commons(const Ctx *c, const Start *s, u64 bits[MAXP], uint8_t *label_of, int *ten_label) {
     int n = c->players;
-    if (mover_held(c, s) || (n > 2 && lover_held(c, s))) return 0;
+    if (!relabelling_applies(c, s)) return 0;
     int ten = n > 2 && deuce_held(c, s), widest = 1;
     unsigned held[MAXP], all = 0;
     int last_rank[MAXP], last_label[MAXP];
@@ -307,25 +313,32 @@ static inline void wide_class_key(Ctx *c, const Start *s, Key *key) {
     key->a |= (slot->low >> 60) << TEN_LABEL_SHIFT;
 }
 
-static inline void value_class_key(Ctx *c, const Start *s, Key *key) {
+/* value_class_key with two seats, where the relabelling applies and every count is 0 or 1:
+ * through the deal's cache. */
+static inline void two_seat_class_key(Ctx *c, const Start *s, Key *key) {
     u64 bits[MAXP] = {hand_bits_specials(s, 0), hand_bits_specials(s, 1), 0, 0};
-    int ten = 0;
-    if (c->players == 2 && !commons_repeated(s, 0) && !commons_repeated(s, 1) && !mover_held(c, s)) {
-        u64 pattern = relabel_pattern(s), *slot = &c->relabelled[relabel_slot(pattern)];
-        if (*slot >> 40 != (pattern | 1u << 23)) {
-            relabel_commons(c, s, bits, NULL, NULL);
-            *slot = (u64)1 << 63 | pattern << 40 | bits[0] >> 3 | bits[1] >> 3 << 20;
-        }
-        bits[0] |= (*slot & 0xfffff) << 3;
-        bits[1] |= (*slot >> 20 & 0xfffff) << 3;
-        key_of_hands(c, s, bits, key);
-    } else if (c->players > 2 && !mover_held(c, s) && !lover_held(c, s) && commons_single(c, s)) {
-        wide_class_key(c, s, key);
-    } else if (relabel_commons(c, s, bits, NULL, &ten)) {
+    u64 pattern = relabel_pattern(s), *slot = &c->relabelled[relabel_slot(pattern)];
+    if (*slot >> 40 != (pattern | 1u << 23)) {
+        relabel_commons(c, s, bits, NULL, NULL);
+        *slot = (u64)1 << 63 | pattern << 40 | bits[0] >> 3 | bits[1] >> 3 << 20;
+    }
+    bits[0] |= (*slot & 0xfffff) << 3;
+    bits[1] |= (*slot >> 20 & 0xfffff) << 3;
+    key_of_hands(c, s, bits, key);
+}
+
+static inline void value_class_key(Ctx *c, const Start *s, Key *key) {
+    if (!relabelling_applies(c, s)) {
+        start_key(c, s, key);
+    } else if (commons_single(c, s)) {
+        if (c->players == 2) two_seat_class_key(c, s, key);
+        else wide_class_key(c, s, key);
+    } else {
+        u64 bits[MAXP] = {0, 0, 0, 0};
+        int ten = 0;
+        relabel_commons(c, s, bits, NULL, &ten);
         key_of_hands(c, s, bits, key);
         key->a |= (u64)ten << TEN_LABEL_SHIFT;
-    } else {
-        start_key(c, s, key);
     }
 }
 
